@@ -1,0 +1,100 @@
+import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import type { z } from 'zod';
+
+/** One problem in a source file, located at the line and column a person would look at. */
+export interface LocatedProblem {
+  source: string;
+  line: number;
+  col: number;
+  /** Dotted field path (`servers.files.restart.policy`), empty for the document itself. */
+  path: string;
+  message: string;
+}
+
+/** Formats a problem the way every error of this project prints it: `file:line:col path: message`. */
+export function formatProblem(p: LocatedProblem): string {
+  return `${p.source}:${p.line}:${p.col}${p.path ? ` ${p.path}` : ''}: ${p.message}`;
+}
+
+/** A parsed YAML (or JSON) document that can say where any path of it stands in the text. */
+export interface LocatedDocument {
+  /** The plain JS value of the document; `undefined` when syntax errors made it unusable. */
+  value: unknown;
+  /** Syntax problems (bad YAML, duplicate keys), each with its position. */
+  problems: LocatedProblem[];
+  /** Where `path` stands: the key when the path ends at a map key, the nearest existing ancestor otherwise. */
+  locate(path: readonly PropertyKey[]): { line: number; col: number };
+}
+
+/** Parses YAML/JSON text keeping positions, so later validation errors can name `file:line:col`. */
+export function parseLocatedYaml(text: string, source: string): LocatedDocument {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const at = (offset: number) => {
+    const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
+    return { line, col };
+  };
+  const problems: LocatedProblem[] = [];
+  for (const err of doc.errors) {
+    const { line, col } = at(err.pos[0]);
+    const message = err.code === 'DUPLICATE_KEY' ? 'duplicate key' : firstLine(err.message);
+    problems.push({ source, line, col, path: '', message });
+  }
+  const locate = (path: readonly PropertyKey[]) => {
+    let node: unknown = doc.contents;
+    let best = isNode(node) && node.range ? node.range[0] : 0;
+    for (const key of path) {
+      if (isMap(node)) {
+        const pair = node.items.find(
+          (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key),
+        );
+        if (!pair) break;
+        const keyNode = pair.key as Node;
+        if (keyNode.range) best = keyNode.range[0];
+        node = pair.value;
+      } else if (isSeq(node) && typeof key === 'number') {
+        const item = node.items[key];
+        if (!isNode(item)) break;
+        if (item.range) best = item.range[0];
+        node = item;
+      } else {
+        break;
+      }
+    }
+    return at(best);
+  };
+  const value = problems.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 });
+  return { value, problems, locate };
+}
+
+/** Turns zod issues into located problems; an unknown key is located at that key, not at its parent. */
+export function zodProblems(
+  issues: readonly z.core.$ZodIssue[],
+  doc: LocatedDocument,
+  source: string,
+): LocatedProblem[] {
+  const out: LocatedProblem[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const path = [...issue.path, key];
+        out.push({ source, ...doc.locate(path), path: dotted(path), message: 'unknown key' });
+      }
+      continue;
+    }
+    out.push({ source, ...doc.locate(issue.path), path: dotted(issue.path), message: issue.message });
+  }
+  return out.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/** `['servers', 'files', 'args', 0]` → `servers.files.args[0]`. */
+export function dotted(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const k of path) s += typeof k === 'number' ? `[${k}]` : s ? `.${String(k)}` : String(k);
+  return s;
+}
+
+function firstLine(message: string): string {
+  const i = message.indexOf('\n');
+  return (i < 0 ? message : message.slice(0, i)).replace(/ at line \d+, column \d+:?$/, '');
+}
