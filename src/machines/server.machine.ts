@@ -1,0 +1,308 @@
+import {
+  type ActorRefFrom,
+  assign,
+  fromCallback,
+  fromPromise,
+  type SnapshotFrom,
+  sendParent,
+  sendTo,
+  setup,
+  spawnChild,
+  stopChild,
+} from 'xstate';
+import type { ExitFacts } from './restart-policy.js';
+
+/** The parts of a server's config this machine reads; the runtime passes the whole config through to its actors. */
+export interface MachineServerConfig {
+  id: string;
+  timeouts: { startupMs: number; callMs: number; shutdownMs: number };
+  health: { intervalMs: number; timeoutMs: number; failureThreshold: number };
+}
+
+/** How a process ended, as the process actor reports it (the runtime's ExitInfo fits). */
+export interface MachineExit {
+  code: number | null;
+  signal: string | null;
+  reason: string;
+  stderrTail: string;
+}
+
+export type ServerMachineEvent =
+  | { type: 'START' }
+  | { type: 'STOP'; reason?: string }
+  | { type: 'RESTART_LATER' }
+  | { type: 'GIVE_UP' }
+  | { type: 'HALT' }
+  | { type: 'PROC.SPAWNED'; generation: number; pid: number; handle: unknown }
+  | { type: 'PROC.UNTRUSTED'; generation: number; fingerprint: string }
+  | { type: 'PROC.EXIT'; generation: number; exit: MachineExit }
+  | { type: 'PROC.TOOLS'; generation: number; tools: unknown[] }
+  | { type: 'HEALTH.OK' }
+  | { type: 'HEALTH.FAIL' }
+  | { type: 'CALL.OK' }
+  | { type: 'CALL.TIMEOUT' };
+
+/** What the server machine tells its parent. */
+export type ServerParentEvent =
+  | { type: 'CHILD.EXITED'; id: string; facts: ExitFacts; exit: MachineExit }
+  | { type: 'CHILD.READY'; id: string; at: number }
+  | { type: 'CHILD.UNTRUSTED'; id: string; fingerprint: string };
+
+export interface ServerMachineContext {
+  server: MachineServerConfig;
+  now: () => number;
+  generation: number;
+  pid: number | undefined;
+  handle: unknown;
+  tools: unknown[];
+  /** Why we are ending the process: `requested` never counts as a failure; `failure` (wedged, start timeout) does. */
+  stopKind: 'requested' | 'failure' | null;
+  stopReason: string | null;
+  wedged: boolean;
+  beforeReady: boolean;
+  healthFailures: number;
+  callTimeouts: number;
+  lastExit: MachineExit | undefined;
+  fingerprint: string | undefined;
+}
+
+export interface ProcessActorInput {
+  server: MachineServerConfig;
+  generation: number;
+}
+export interface HandshakeInput {
+  server: MachineServerConfig;
+  handle: unknown;
+}
+export interface PingerInput {
+  server: MachineServerConfig;
+  handle: unknown;
+}
+
+const processId = (generation: number) => `process-${generation}`;
+
+/**
+ * One MCP server's life: stopped → spawning → handshaking → ready ⇄ wedged → stopping → exited, then the parent
+ * decides backoff, failed or stopped. Pure: the process, handshake and pinger are actors the runtime provides.
+ */
+export const serverMachine = setup({
+  types: {
+    context: {} as ServerMachineContext,
+    events: {} as ServerMachineEvent,
+    input: {} as { server: MachineServerConfig; now?: () => number },
+  },
+  actors: {
+    // The runtime replaces these; the defaults do nothing, so a bare machine never touches a process.
+    process: fromCallback<{ type: 'STOP'; reason: string; immediate: boolean }, ProcessActorInput>(
+      () => () => {},
+    ),
+    handshake: fromPromise<{ tools: unknown[] }, HandshakeInput>(async () => ({ tools: [] })),
+    pinger: fromCallback<{ type: 'noop' }, PingerInput>(() => () => {}),
+  },
+  delays: {
+    startupTimeout: ({ context }) => context.server.timeouts.startupMs,
+  },
+  guards: {
+    current: ({ context, event }) => 'generation' in event && event.generation === context.generation,
+    healthOn: ({ context }) => context.server.health.intervalMs > 0,
+    healthThreshold: ({ context }) => context.healthFailures + 1 >= context.server.health.failureThreshold,
+    callThreshold: ({ context }) => context.callTimeouts + 1 >= context.server.health.failureThreshold,
+  },
+  actions: {
+    spawnProcess: spawnChild('process', {
+      id: ({ context }) => processId(context.generation),
+      input: ({ context }) => ({ server: context.server, generation: context.generation }),
+    }),
+    stopProcess: stopChild(({ context }) => processId(context.generation)),
+    askProcessToStop: sendTo(
+      ({ context }) => processId(context.generation),
+      ({ context }) => ({
+        type: 'STOP' as const,
+        reason: context.stopReason ?? 'stopped',
+        immediate: context.wedged,
+      }),
+    ),
+    resetRun: assign({
+      generation: ({ context }) => context.generation + 1,
+      pid: undefined,
+      handle: undefined,
+      tools: [],
+      stopKind: null,
+      stopReason: null,
+      wedged: false,
+      beforeReady: true,
+      healthFailures: 0,
+      callTimeouts: 0,
+      fingerprint: undefined,
+    }),
+    requestStop: assign({
+      stopKind: ({ context }) => context.stopKind ?? 'requested',
+      stopReason: ({ context, event }) =>
+        context.stopReason ?? (event.type === 'STOP' ? (event.reason ?? 'stopped') : 'stopped'),
+    }),
+  },
+}).createMachine({
+  id: 'server',
+  context: ({ input }) => ({
+    server: input.server,
+    now: input.now ?? Date.now,
+    generation: 0,
+    pid: undefined,
+    handle: undefined,
+    tools: [],
+    stopKind: null,
+    stopReason: null,
+    wedged: false,
+    beforeReady: true,
+    healthFailures: 0,
+    callTimeouts: 0,
+    lastExit: undefined,
+    fingerprint: undefined,
+  }),
+  initial: 'stopped',
+  states: {
+    stopped: { on: { START: 'running' } },
+    untrusted: { on: { START: 'running' } },
+    failed: { on: { START: 'running' } },
+    backoff: { on: { START: 'running', STOP: 'stopped', HALT: 'stopped', GIVE_UP: 'failed' } },
+    exited: {
+      entry: sendParent(({ context }) => ({
+        type: 'CHILD.EXITED' as const,
+        id: context.server.id,
+        exit: context.lastExit!,
+        facts: {
+          code: context.lastExit?.code ?? null,
+          signal: context.lastExit?.signal ?? null,
+          requested: context.stopKind === 'requested',
+          beforeReady: context.beforeReady,
+          wedged: context.wedged,
+        },
+      })),
+      on: { RESTART_LATER: 'backoff', GIVE_UP: 'failed', HALT: 'stopped', STOP: 'stopped', START: 'running' },
+    },
+    running: {
+      entry: ['resetRun', 'spawnProcess'],
+      exit: 'stopProcess',
+      initial: 'starting',
+      on: {
+        'PROC.EXIT': {
+          guard: 'current',
+          target: 'exited',
+          actions: assign({ lastExit: ({ event }) => event.exit, pid: undefined, handle: undefined }),
+        },
+        'PROC.UNTRUSTED': {
+          guard: 'current',
+          target: 'untrusted',
+          actions: [
+            assign({ fingerprint: ({ event }) => event.fingerprint }),
+            sendParent(({ context, event }) => ({
+              type: 'CHILD.UNTRUSTED' as const,
+              id: context.server.id,
+              fingerprint: event.fingerprint,
+            })),
+          ],
+        },
+        STOP: { target: '.stopping', actions: 'requestStop' },
+      },
+      states: {
+        starting: {
+          initial: 'spawning',
+          after: {
+            startupTimeout: {
+              target: 'stopping',
+              actions: assign({ stopKind: 'failure' as const, stopReason: 'startup_timeout' }),
+            },
+          },
+          states: {
+            spawning: {
+              on: {
+                'PROC.SPAWNED': {
+                  guard: 'current',
+                  target: 'handshaking',
+                  actions: assign({ pid: ({ event }) => event.pid, handle: ({ event }) => event.handle }),
+                },
+              },
+            },
+            handshaking: {
+              invoke: {
+                src: 'handshake',
+                input: ({ context }) => ({ server: context.server, handle: context.handle }),
+                onDone: {
+                  target: '#server.running.ready',
+                  actions: assign({ tools: ({ event }) => event.output.tools }),
+                },
+                onError: {
+                  target: '#server.running.stopping',
+                  actions: assign({
+                    stopKind: 'failure' as const,
+                    stopReason: ({ event }) => handshakeReason(event.error),
+                  }),
+                },
+              },
+            },
+          },
+        },
+        ready: {
+          entry: [
+            assign({ beforeReady: false }),
+            sendParent(({ context }) => ({
+              type: 'CHILD.READY' as const,
+              id: context.server.id,
+              at: context.now(),
+            })),
+          ],
+          invoke: {
+            src: 'pinger',
+            // With health off the pinger is never started: no timer keeps the host alive for nothing.
+            input: ({ context }) => ({ server: context.server, handle: context.handle }),
+          },
+          on: {
+            'PROC.TOOLS': { guard: 'current', actions: assign({ tools: ({ event }) => event.tools }) },
+            'HEALTH.OK': { actions: assign({ healthFailures: 0, callTimeouts: 0 }) },
+            'CALL.OK': { actions: assign({ callTimeouts: 0 }) },
+            'HEALTH.FAIL': [
+              { guard: 'healthThreshold', target: 'wedged' },
+              { actions: assign({ healthFailures: ({ context }) => context.healthFailures + 1 }) },
+            ],
+            'CALL.TIMEOUT': [
+              { guard: 'callThreshold', target: 'wedged' },
+              { actions: assign({ callTimeouts: ({ context }) => context.callTimeouts + 1 }) },
+            ],
+          },
+        },
+        wedged: {
+          entry: [
+            assign({ wedged: true, stopKind: 'failure' as const, stopReason: 'wedged' }),
+            'askProcessToStop',
+          ],
+          on: { STOP: { actions: 'requestStop' } },
+        },
+        stopping: {
+          entry: 'askProcessToStop',
+          on: { STOP: {} },
+        },
+      },
+    },
+  },
+});
+
+export type ServerMachine = typeof serverMachine;
+export type ServerActorRef = ActorRefFrom<ServerMachine>;
+export type ServerSnapshot = SnapshotFrom<ServerMachine>;
+
+/** The public state name of a server snapshot; `exited` is the instant between an exit and the parent's decision. */
+export function serverStateOf(snapshot: ServerSnapshot): string {
+  let value: unknown = snapshot.value;
+  while (typeof value === 'object' && value !== null) {
+    const [key, inner] = Object.entries(value as Record<string, unknown>)[0] ?? [];
+    if (key === undefined) break;
+    if (typeof inner === 'string') return inner;
+    value = inner;
+  }
+  return String(value);
+}
+
+function handshakeReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code.toLowerCase() : 'handshake_failed';
+}
