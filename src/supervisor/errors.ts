@@ -1,0 +1,43 @@
+/** Codes of failures this library detects itself (kept apart from JSON-RPC errors a child sends us). */
+export type SupervisorErrorCode =
+  | 'SPAWN_FAILED'
+  | 'HANDSHAKE_TIMEOUT'
+  | 'HANDSHAKE_FAILED'
+  | 'UNSUPPORTED_PROTOCOL'
+  | 'SERVER_EXITED'
+  | 'REQUEST_TIMEOUT'
+  | 'REQUEST_CANCELLED'
+  | 'WRITE_FAILED'
+  | 'RESULT_TOO_LARGE'
+  | 'INVALID_RESPONSE'
+  | 'CLOSED';
+
+/** A local failure with a string code: the library saw it happen, no server said it. */
+export class SupervisorError extends Error {
+  override readonly name = 'SupervisorError';
+  constructor(
+    readonly code: SupervisorErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A JSON-RPC error object relayed from a child, as it sent it. */
+export class RemoteError extends Error {
+  override readonly name = 'RemoteError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Renders any failure as the `ERROR: ` string every call resolves to. */
+export function errorText(err: unknown): string {
+  if (err instanceof RemoteError) return `ERROR: server error ${err.code}: ${err.message}`;
+  if (err instanceof Error) return `ERROR: ${err.message}`;
+  return `ERROR: ${String(err)}`;
+}

@@ -1,0 +1,78 @@
+/**
+ * Every live process group this library started, module-wide. XState does not supervise and an errored
+ * parent never stops its children, so reaping must not depend on any actor's state: it depends on this.
+ */
+export interface LedgerEntry {
+  pgid: number;
+  serverId: string;
+  startedAt: number;
+}
+
+const live = new Map<number, LedgerEntry>();
+
+/** Records a freshly spawned process group. */
+export function recordGroup(entry: LedgerEntry): void {
+  live.set(entry.pgid, entry);
+}
+
+/** Forgets a group once nothing of it is left alive. */
+export function forgetGroup(pgid: number): void {
+  live.delete(pgid);
+}
+
+/** The groups still recorded as live (a copy). */
+export function liveGroups(): LedgerEntry[] {
+  return [...live.values()];
+}
+
+/** Sends `signal` to a whole process group; false when the group is already gone. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True while any process of the group is alive. */
+export function groupAlive(pgid: number): boolean {
+  return signalGroup(pgid, 0);
+}
+
+/** SIGKILLs every recorded group at once, synchronously (safe inside a process `exit` handler); returns how many. */
+export function reapAll(): number {
+  let n = 0;
+  for (const { pgid } of live.values()) {
+    if (signalGroup(pgid, 'SIGKILL')) n++;
+    live.delete(pgid);
+  }
+  return n;
+}
+
+let hooksInstalled = false;
+
+/**
+ * Opt-in host hooks: reap every group on `exit`, and on SIGINT/SIGTERM reap then let the signal end the host
+ * as it would have. Returns a function that removes them.
+ */
+export function installReapHooks(): () => void {
+  if (hooksInstalled) return () => {};
+  hooksInstalled = true;
+  const onExit = () => void reapAll();
+  const onSignal = (signal: NodeJS.Signals) => {
+    reapAll();
+    remove();
+    process.kill(process.pid, signal);
+  };
+  process.on('exit', onExit);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const remove = () => {
+    process.off('exit', onExit);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    hooksInstalled = false;
+  };
+  return remove;
+}

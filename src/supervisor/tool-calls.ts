@@ -1,0 +1,107 @@
+import type { McpConnection } from './connection.js';
+import { errorText, SupervisorError } from './errors.js';
+import type { ToolResultValue } from './pending-requests.js';
+
+/** A tool as a server lists it (MCP `Tool`), before the fleet namespaces it. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** An MCP CallToolResult as a gateway passes it on: blocks kept, texts capped, `isError` kept. */
+export interface CallToolResult {
+  content: Array<Record<string, unknown>>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface CallOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  signal?: AbortSignal | undefined;
+}
+
+const MAX_PAGES = 1000;
+
+/** Lists every tool, following `nextCursor` to the end; rejects with a SupervisorError/RemoteError. */
+export async function listAllTools(conn: McpConnection, timeoutMs: number): Promise<ListedTool[]> {
+  const tools: ListedTool[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = (await conn.request('tools/list', cursor === undefined ? {} : { cursor }, {
+      timeoutMs,
+    })) as {
+      tools?: unknown;
+      nextCursor?: unknown;
+    } | null;
+    if (!result || !Array.isArray(result.tools)) {
+      throw new SupervisorError('INVALID_RESPONSE', 'tools/list answered without a tools array');
+    }
+    for (const t of result.tools) {
+      if (typeof t === 'object' && t !== null && typeof (t as ListedTool).name === 'string')
+        tools.push(t as ListedTool);
+    }
+    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return tools;
+    // A server that hands back a cursor it already gave would page forever.
+    if (seen.has(result.nextCursor))
+      throw new SupervisorError('INVALID_RESPONSE', 'tools/list repeated a cursor');
+    seen.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+  throw new SupervisorError('INVALID_RESPONSE', `tools/list did not end after ${MAX_PAGES} pages`);
+}
+
+/** Calls a tool and resolves its flattened, capped text; never rejects: every failure is an `ERROR: ` string. */
+export async function callToolText(
+  conn: McpConnection,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: CallOptions,
+): Promise<string> {
+  try {
+    const value = (await conn.request(
+      'tools/call',
+      { name, arguments: args ?? {} },
+      { timeoutMs: opts.timeoutMs, signal: opts.signal, result: { mode: 'text', maxBytes: opts.maxBytes } },
+    )) as ToolResultValue;
+    return value.text ?? 'ERROR: invalid tool result';
+  } catch (err) {
+    return describeCallError(name, err);
+  }
+}
+
+/** Calls a tool and resolves the capped MCP result; never rejects: a failure is `isError` with one `ERROR:` text. */
+export async function callToolResult(
+  conn: McpConnection,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: CallOptions,
+): Promise<CallToolResult> {
+  try {
+    const value = (await conn.request(
+      'tools/call',
+      { name, arguments: args ?? {} },
+      { timeoutMs: opts.timeoutMs, signal: opts.signal, result: { mode: 'result', maxBytes: opts.maxBytes } },
+    )) as ToolResultValue;
+    return (value.result as CallToolResult | undefined) ?? errorResult('ERROR: invalid tool result');
+  } catch (err) {
+    return errorResult(describeCallError(name, err));
+  }
+}
+
+/** The one-text-block error result gateways receive for any failure. */
+export function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+function describeCallError(name: string, err: unknown): string {
+  if (err instanceof SupervisorError && err.code === 'REQUEST_TIMEOUT') {
+    return `ERROR: tool '${name}' ${err.message.replace(/^'tools\/call' /, '')}`;
+  }
+  return errorText(err);
+}
