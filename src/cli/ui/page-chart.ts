@@ -4,7 +4,7 @@
 /** Defines `drawChart(serverId, graph) → SVGSVGElement` and `lightChart(svg, stateKey)`. */
 export const CHART_SCRIPT = String.raw`
 var SVGNS = 'http://www.w3.org/2000/svg';
-var CHART_W = 340;
+var CHART_W = 290;
 
 function svgEl(name, attrs, text) {
   var e = document.createElementNS(SVGNS, name);
@@ -44,7 +44,7 @@ function drawNode(parent, node, x, y, w, serverId, byId, isInitial, isRoot) {
   var rect = svgEl('rect', { x: x, y: y, width: w, rx: 5 });
   g.appendChild(rect);
   g.appendChild(svgEl('title', {}, node.id));
-  var maxChars = Math.floor((w - 22) / 5.4);
+  var maxChars = Math.floor((w - 22) / 5.6);
   var label = (isInitial ? '\u25cf ' : '') + node.key + (node.type === 'final' ? ' \u25ce' : '');
   var cy = y + 15;
   g.appendChild(svgEl('text', { class: 'k', x: x + 8, y: cy }, clip(label, maxChars)));

@@ -45,13 +45,13 @@ main{display:grid;grid-template-columns:minmax(0,1fr) 400px;gap:16px;padding:16p
 .lastexit[hidden]{display:none}
 .lastexit .what{font-weight:600}
 .lastexit .reason{color:var(--dim)}
-.lastexit pre{margin:6px 0 0;max-height:9em;overflow:auto;white-space:pre-wrap;word-break:break-all;font-size:11px;color:#f3b3b5}
+.lastexit pre{margin:6px 0 0;max-height:9em;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:11px;color:#f3b3b5}
 .chart{border-top:1px solid var(--line);padding:8px 8px 4px;background:var(--panel2)}
 .chart svg{width:100%;height:auto;display:block}
 .chart .n rect{fill:#20252f;stroke:#394152;stroke-width:1}
 .chart .n.compound>rect{fill:rgba(255,255,255,.02);stroke-dasharray:4 3}
 .chart .n text.k{fill:var(--fg);font-size:11px;font-weight:600}
-.chart .n text.t{fill:var(--dim);font-size:9.5px}
+.chart .n text.t{fill:var(--dim);font-size:10px}
 .chart .n text.m{fill:var(--dim);font-size:9px}
 .chart .n[data-active="true"]>rect{fill:var(--st);stroke:var(--st);stroke-width:2}
 .chart .n[data-active="true"]>text.k,.chart .n[data-active="true"]>text.t,.chart .n[data-active="true"]>text.m{fill:#0f1218}
