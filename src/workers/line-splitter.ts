@@ -1,0 +1,124 @@
+import { asBuffer, copyHead, copyTail, rollTail } from './bytes.js';
+import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES } from './sniff.js';
+
+/** 64 MiB: the default longest line kept; longer ones are discarded as they stream past. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Receives what the splitter finds, in stream order. */
+export interface LineSink {
+  /**
+   * One complete line (without `\n` or a trailing `\r`), as views into the pushed chunks. When `lastShared` is
+   * true the last piece lies in a chunk the splitter is still reading (it holds the newline): copy it, never
+   * detach it. Every other piece is this line's alone once it is reported.
+   */
+  onLine(pieces: Uint8Array[], byteLength: number, lastShared: boolean): void;
+  /** A line longer than the limit, already dropped; `head` and `tail` are small copies for sniffing. */
+  onOversize(byteLength: number, head: Uint8Array, tail: Uint8Array): void;
+}
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Splits a byte stream into lines. The carry-over is a list of chunk views (each byte is scanned once and
+ * copied at most once, by whoever consumes the line), and a line over `maxLineBytes` is dropped as it streams
+ * past, so memory stays bounded by the limit whatever the line's length.
+ */
+export class LineSplitter {
+  readonly #max: number;
+  readonly #sink: LineSink;
+  #pieces: Uint8Array[] = [];
+  #bytes = 0;
+  #discarding = false;
+  #discarded = 0;
+  #head: Uint8Array = new Uint8Array(0);
+  #tail: Uint8Array = new Uint8Array(0);
+
+  constructor(maxLineBytes: number, sink: LineSink) {
+    this.#max = maxLineBytes;
+    this.#sink = sink;
+  }
+
+  /** Bytes held for the current unfinished line (carry-over plus sniffing windows). */
+  get bufferedBytes(): number {
+    return this.#bytes + this.#head.byteLength + this.#tail.byteLength;
+  }
+
+  /** Feeds one chunk; complete lines and oversize reports go to the sink before it returns. */
+  push(chunk: Uint8Array): void {
+    const buf = asBuffer(chunk);
+    let start = 0;
+    for (let nl = buf.indexOf(NEWLINE, start); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
+      this.#finish(buf.subarray(start, nl), true);
+      start = nl + 1;
+    }
+    if (start < buf.byteLength) this.#carry(start === 0 ? buf : buf.subarray(start));
+  }
+
+  /** Ends the stream: a final line without a newline is reported like any other. */
+  end(): void {
+    if (this.#discarding || this.#bytes > 0) this.#finish(new Uint8Array(0), false);
+  }
+
+  #carry(piece: Uint8Array): void {
+    if (this.#discarding) {
+      this.#discard(piece);
+      return;
+    }
+    // one byte of slack: a trailing `\r` does not count against the limit
+    if (this.#bytes + piece.byteLength > this.#max + 1) {
+      this.#pieces.push(piece);
+      this.#head = copyHead(this.#pieces, SNIFF_HEAD_BYTES);
+      this.#tail = copyTail(this.#pieces, SNIFF_TAIL_BYTES);
+      this.#discarding = true;
+      this.#discarded = this.#bytes + piece.byteLength;
+      this.#pieces = [];
+      this.#bytes = 0;
+      return;
+    }
+    this.#pieces.push(piece);
+    this.#bytes += piece.byteLength;
+  }
+
+  #discard(piece: Uint8Array): void {
+    if (piece.byteLength === 0) return;
+    this.#discarded += piece.byteLength;
+    this.#tail = rollTail(this.#tail, piece, SNIFF_TAIL_BYTES);
+  }
+
+  #finish(last: Uint8Array, lastShared: boolean): void {
+    if (this.#discarding) {
+      this.#discard(last);
+      let bytes = this.#discarded;
+      if (this.#tail[this.#tail.byteLength - 1] === CR) bytes--;
+      const head = this.#head;
+      const tail = this.#tail;
+      this.#discarding = false;
+      this.#discarded = 0;
+      this.#head = new Uint8Array(0);
+      this.#tail = new Uint8Array(0);
+      this.#sink.onOversize(bytes, head, tail);
+      return;
+    }
+    const pieces = this.#pieces;
+    let bytes = this.#bytes + last.byteLength;
+    if (last.byteLength > 0) pieces.push(last);
+    else lastShared = false;
+    this.#pieces = [];
+    this.#bytes = 0;
+    const end = pieces[pieces.length - 1];
+    if (end !== undefined && end[end.byteLength - 1] === CR) {
+      bytes--;
+      if (end.byteLength === 1) {
+        pieces.pop();
+        lastShared = false;
+      } else pieces[pieces.length - 1] = end.subarray(0, end.byteLength - 1);
+    }
+    if (bytes === 0) return;
+    if (bytes > this.#max) {
+      this.#sink.onOversize(bytes, copyHead(pieces, SNIFF_HEAD_BYTES), copyTail(pieces, SNIFF_TAIL_BYTES));
+      return;
+    }
+    this.#sink.onLine(pieces, bytes, lastShared);
+  }
+}
