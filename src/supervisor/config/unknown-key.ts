@@ -19,6 +19,20 @@ const FOREIGN_SERVER_KEYS: Record<string, string> = {
   envFile: 'envFile is not supported; list the variables under env',
 };
 
+// Spellings of other tools (docker-compose, systemd, VS Code) for keys we name differently.
+const ALIASES: Record<string, string> = {
+  cmd: 'command',
+  argv: 'args',
+  arguments: 'args',
+  environment: 'env',
+  dir: 'cwd',
+  workdir: 'cwd',
+  working_dir: 'cwd',
+  workingDirectory: 'cwd',
+  enabled: 'disabled',
+  scopes: 'scopes_required',
+};
+
 /** The message for an unknown `key` met where `schema` (followed along `path`) expects its keys. */
 export function unknownKeyMessage(
   schema: z.core.$ZodType,
@@ -27,9 +41,10 @@ export function unknownKeyMessage(
 ): string {
   const known = knownKeysAt(schema, path);
   if (!known) return 'unknown key';
-  const foreign = known.includes('command') ? FOREIGN_SERVER_KEYS[key] : undefined;
+  const foreign = known.includes('command') ? own(FOREIGN_SERVER_KEYS, key) : undefined;
   if (foreign) return `unknown key: ${foreign}`;
-  const near = closest(key, known);
+  const alias = own(ALIASES, key);
+  const near = alias !== undefined && known.includes(alias) ? alias : closest(key, known);
   if (near) return `unknown key (did you mean ${JSON.stringify(near)}?)`;
   return `unknown key (expected one of: ${known.join(', ')})`;
 }
@@ -56,6 +71,10 @@ export function knownKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[
     }
   }
   return undefined;
+}
+
+function own(table: Record<string, string>, key: string): string | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 function objectish(s: z.core.$ZodType | undefined): boolean {
