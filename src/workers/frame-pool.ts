@@ -1,0 +1,86 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { type FrameTask, type FrameTaskResult, frameTask } from './frame-task.js';
+
+export interface FramePoolOptions {
+  /** Worker threads (default: one less than the cores, 1 to 4). */
+  maxThreads?: number;
+  /** How long an idle worker stays up, in ms (default 30 s). */
+  idleTimeoutMs?: number;
+}
+
+/** After this many infrastructure failures (a worker that cannot load or dies) the pool works inline. */
+const MAX_FAILURES = 3;
+
+/** The default worker count: leave a core to the main thread, never more than 4. */
+export function defaultFrameThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+function taskLocation(): { filename: string; execArgv?: string[] } {
+  // under vitest or tsx this module is the .ts source, and so is its sibling worker entry
+  const source = import.meta.url.endsWith('.ts');
+  const filename = new URL(source ? './frame-task.ts' : './frame-task.js', import.meta.url).href;
+  return source ? { filename, execArgv: ['--import', 'tsx'] } : { filename };
+}
+
+/**
+ * The worker-thread pool shared by every stream: created on the first task, closed once. A task that cannot
+ * run on a worker (pool closed, or workers failing) runs inline instead, so callers never see the difference.
+ */
+export class FramePool {
+  readonly maxThreads: number;
+  readonly #idleTimeout: number;
+  #piscina: Piscina<FrameTask, FrameTaskResult> | undefined;
+  #closing: Promise<void> | undefined;
+  #failures = 0;
+
+  constructor({ maxThreads, idleTimeoutMs = 30_000 }: FramePoolOptions = {}) {
+    this.maxThreads = Math.max(1, Math.floor(maxThreads ?? defaultFrameThreads()));
+    this.#idleTimeout = idleTimeoutMs;
+  }
+
+  /** True once `close()` was called, or the workers failed too often: tasks then run inline. */
+  get inline(): boolean {
+    return this.#closing !== undefined || this.#failures >= MAX_FAILURES;
+  }
+
+  /** True once the worker threads have been started. */
+  get started(): boolean {
+    return this.#piscina !== undefined;
+  }
+
+  /**
+   * Runs one frame task. `transferList` holds the task's ArrayBuffers, which are detached on a worker run;
+   * inline the same buffers are read in place. Rejects only when a worker fails mid-task.
+   */
+  run(task: FrameTask, transferList: ArrayBuffer[]): Promise<FrameTaskResult> {
+    if (this.inline) return new Promise((resolve) => resolve(frameTask(task)));
+    const piscina = this.#pool();
+    return piscina.run(task, { transferList }).catch((err: unknown) => {
+      this.#failures++;
+      throw err;
+    });
+  }
+
+  /** Stops the workers after their current tasks; idempotent. Later tasks run inline. */
+  close(): Promise<void> {
+    const piscina = this.#piscina;
+    // a close that times out must still end the threads, or they would keep the host alive
+    this.#closing ??= piscina ? piscina.close().catch(() => piscina.destroy()) : Promise.resolve();
+    return this.#closing;
+  }
+
+  #pool(): Piscina<FrameTask, FrameTaskResult> {
+    if (this.#piscina) return this.#piscina;
+    this.#piscina = new Piscina<FrameTask, FrameTaskResult>({
+      ...taskLocation(),
+      name: 'frameTask',
+      minThreads: this.maxThreads,
+      maxThreads: this.maxThreads,
+      idleTimeout: this.#idleTimeout,
+      closeTimeout: 5_000,
+    });
+    return this.#piscina;
+  }
+}
