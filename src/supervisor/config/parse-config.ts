@@ -77,7 +77,8 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
   if (container === 'mcpServers' && 'servers' in top)
     sink.at(['servers'], 'use either "servers" or "mcpServers", not both');
   if (container === 'servers') {
-    for (const key of Object.keys(top)) if (!Object.hasOwn(NativeDocumentSchema.shape, key)) sink.unknownKey([], key);
+    for (const key of Object.keys(top))
+      if (!Object.hasOwn(NativeDocumentSchema.shape, key)) sink.unknownKey([], key);
     if (top['inputs'] !== undefined && !Array.isArray(top['inputs']))
       sink.at(['inputs'], `expected a list, not ${kindOf(top['inputs'])}`);
   }

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are the subject of these tests, written literally on purpose
 import { describe, expect, it } from 'vitest';
 import { interpolateString, interpolateTree } from '../../../src/supervisor/config/interpolate.js';
 
@@ -30,7 +31,12 @@ describe('interpolateString', () => {
   it('reports an unset variable by name, with the reference to locate it', () => {
     expect(interpolateString('x ${NOPE} y', env)).toEqual({
       value: 'x  y',
-      issues: [{ ref: '${NOPE}', message: 'environment variable NOPE is not set (write ${NOPE:-value} to give a default)' }],
+      issues: [
+        {
+          ref: '${NOPE}',
+          message: 'environment variable NOPE is not set (write ${NOPE:-value} to give a default)',
+        },
+      ],
     });
   });
 
@@ -40,7 +46,9 @@ describe('interpolateString', () => {
     expect(r.issues[1]!.message).toBe(
       '${input:key}: VS Code input variables are not supported; write the value here or use ${VAR} from the environment',
     );
-    expect(r.issues[2]!.message).toBe('invalid reference "${bad name}": expected ${NAME} or ${NAME:-default}');
+    expect(r.issues[2]!.message).toBe(
+      'invalid reference "${bad name}": expected ${NAME} or ${NAME:-default}',
+    );
     expect(r.issues[3]!.message).toBe(
       'unterminated "${": expected ${NAME} or ${NAME:-default} (write $$ for a literal $)',
     );
@@ -54,7 +62,11 @@ describe('interpolateString', () => {
 
 describe('interpolateTree', () => {
   it('expands every string scalar, never keys, and keeps other scalars', () => {
-    const r = interpolateTree({ '${TOKEN}': '${TOKEN}', list: ['${MODE}', 3, true, null], n: { m: '$$' } }, env, ['x']);
+    const r = interpolateTree(
+      { '${TOKEN}': '${TOKEN}', list: ['${MODE}', 3, true, null], n: { m: '$$' } },
+      env,
+      ['x'],
+    );
     expect(r).toEqual({
       value: { '${TOKEN}': 'abc', list: ['prod', 3, true, null], n: { m: '$' } },
       issues: [],
@@ -85,7 +97,9 @@ describe('interpolateTree', () => {
     cyclic.push(cyclic);
     const r = interpolateTree({ args: cyclic }, env, []);
     expect(r.value).toEqual({ args: ['a', null] });
-    expect(r.issues).toEqual([{ path: ['args', 1], ref: '', message: 'recursive alias: this value contains itself' }]);
+    expect(r.issues).toEqual([
+      { path: ['args', 1], ref: '', message: 'recursive alias: this value contains itself' },
+    ]);
   });
 
   it('shares nothing with its input, so a shared alias can be expanded twice', () => {

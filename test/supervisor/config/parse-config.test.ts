@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are the subject of these tests, written literally on purpose
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/supervisor/config/config-error.js';
 import { type ParseConfigOptions, parseConfig } from '../../../src/supervisor/config/parse-config.js';
@@ -70,9 +71,9 @@ describe('parseConfig: defaults', () => {
   });
 
   it('keeps servers in file order', () => {
-    const ids = parse('servers:\n  zeta: { command: z }\n  alpha: { command: a }\n  mid: { command: m }\n').servers.map(
-      (s) => s.id,
-    );
+    const ids = parse(
+      'servers:\n  zeta: { command: z }\n  alpha: { command: a }\n  mid: { command: m }\n',
+    ).servers.map((s) => s.id);
     expect(ids).toEqual(['zeta', 'alpha', 'mid']);
   });
 
@@ -137,7 +138,9 @@ describe('parseConfig: defaults', () => {
   });
 
   it('fills the rest of a partly written section', () => {
-    const server = onlyServer('servers: { a: { command: x, restart: { backoff: { initial: 2s } }, health: {} } }');
+    const server = onlyServer(
+      'servers: { a: { command: x, restart: { backoff: { initial: 2s } }, health: {} } }',
+    );
     expect(server.restart.backoff).toEqual({
       initialMs: 2000,
       multiplier: 2,
@@ -149,14 +152,18 @@ describe('parseConfig: defaults', () => {
   });
 
   it('accepts `type: stdio` on a server of our own shape', () => {
-    expect(onlyServer('servers: { a: { type: stdio, command: x } }')).toEqual(defaultServer('a', 'x', '/base'));
+    expect(onlyServer('servers: { a: { type: stdio, command: x } }')).toEqual(
+      defaultServer('a', 'x', '/base'),
+    );
   });
 
   it.each([
     ['one_for_all', '__'],
     ['rest_for_one', '.'],
   ])('accepts strategy %s with separator %j', (strategy, separator) => {
-    const config = parse(`supervisor: { strategy: ${strategy}, separator: "${separator}" }\nservers: { a: { command: x } }`);
+    const config = parse(
+      `supervisor: { strategy: ${strategy}, separator: "${separator}" }\nservers: { a: { command: x } }`,
+    );
     expect(config.supervisor.strategy).toBe(strategy);
     expect(config.supervisor.separator).toBe(separator);
   });
@@ -191,8 +198,12 @@ describe('parseConfig: problems', () => {
   });
 
   it('rejects a duplicate key at the second one', () => {
-    expect(problemsOf('servers:\n  a:\n    command: x\n    command: y\n')).toEqual(['c.yaml:4:5: duplicate key']);
-    expect(problemsOf('servers:\n  a: { command: x }\n  a: { command: y }\n')).toEqual(['c.yaml:3:3: duplicate key']);
+    expect(problemsOf('servers:\n  a:\n    command: x\n    command: y\n')).toEqual([
+      'c.yaml:4:5: duplicate key',
+    ]);
+    expect(problemsOf('servers:\n  a: { command: x }\n  a: { command: y }\n')).toEqual([
+      'c.yaml:3:3: duplicate key',
+    ]);
   });
 
   it('reports every problem of several lines, each as file:line:col path: message', () => {
@@ -242,7 +253,9 @@ describe('parseConfig: problems', () => {
 
   it('names a missing command and mismatched types plainly', () => {
     expect(
-      problemsOf('servers:\n  a:\n    args: [x, [y]]\n  b:\n    command: [node]\n    env: [A]\n    disabled: maybe\n'),
+      problemsOf(
+        'servers:\n  a:\n    args: [x, [y]]\n  b:\n    command: [node]\n    env: [A]\n    disabled: maybe\n',
+      ),
     ).toEqual([
       'c.yaml:2:3 servers.a.command: missing (required)',
       'c.yaml:3:15 servers.a.args[1]: expected a string, received a list',
@@ -253,9 +266,9 @@ describe('parseConfig: problems', () => {
   });
 
   it('refuses a backoff whose max is below its initial delay', () => {
-    expect(problemsOf('servers: { a: { command: x, restart: { backoff: { initial: 1m, max: 5s } } } }')).toEqual([
-      'c.yaml:1:64 servers.a.restart.backoff.max: must not be less than initial',
-    ]);
+    expect(
+      problemsOf('servers: { a: { command: x, restart: { backoff: { initial: 1m, max: 5s } } } }'),
+    ).toEqual(['c.yaml:1:64 servers.a.restart.backoff.max: must not be less than initial']);
   });
 
   it.each([
@@ -269,15 +282,24 @@ describe('parseConfig: problems', () => {
     ['servers:\n', 'c.yaml:1:1 servers: expected a mapping of server id to server, not null'],
     ['servers: [a, b]\n', 'c.yaml:1:1 servers: expected a mapping of server id to server, not a list'],
     ['servers: { a: x }\n', 'c.yaml:1:12 servers.a: expected a mapping, received string'],
-    ['servers: { a: { command: x }\n', 'c.yaml:2:1: Flow map in block collection must be sufficiently indented and end with a }'],
-    ['servers: a\n---\nb: 1\n', 'c.yaml:2:1: Source contains multiple documents; please use YAML.parseAllDocuments()'],
+    [
+      'servers: { a: { command: x }\n',
+      'c.yaml:2:1: Flow map in block collection must be sufficiently indented and end with a }',
+    ],
+    [
+      'servers: a\n---\nb: 1\n',
+      'c.yaml:2:1: Source contains multiple documents; please use YAML.parseAllDocuments()',
+    ],
   ])('explains %j', (text, problem) => {
     expect(problemsOf(text)).toEqual([problem]);
   });
 
   it('turns an alias bomb into a problem, not a crash', () => {
     let text = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
-    for (let i = 1; i < 8; i++) text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    for (let i = 1; i < 8; i++)
+      text += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
     expect(problemsOf(`${text}servers: { x: { command: a } }`)).toEqual([
       'c.yaml:1:1: cannot read the YAML: Excessive alias count indicates a resource exhaustion attack',
     ]);
@@ -303,7 +325,13 @@ describe('parseConfig: problems', () => {
     expect(e.problems).toEqual([
       { source: 'c.yaml', line: 2, col: 8, path: 'servers.a.command', message: 'must not be empty' },
       { source: 'c.yaml', line: 3, col: 3, path: 'servers.b.command', message: 'missing (required)' },
-      { source: 'c.yaml', line: 3, col: 8, path: 'servers.b.cmd', message: 'unknown key (did you mean "command"?)' },
+      {
+        source: 'c.yaml',
+        line: 3,
+        col: 8,
+        path: 'servers.b.cmd',
+        message: 'unknown key (did you mean "command"?)',
+      },
     ]);
     expect(e.message.split('\n')).toHaveLength(3);
     expect(e.stack).toBe(`ConfigError: ${e.message}`);
@@ -312,7 +340,11 @@ describe('parseConfig: problems', () => {
 
 describe('parseConfig: separators and ids', () => {
   it('refuses, under separator "__", server ids that would not split back', () => {
-    expect(problemsOf('supervisor: { separator: "__" }\nservers:\n  my__srv: { command: x }\n  ok_1: { command: x }\n')).toEqual([
+    expect(
+      problemsOf(
+        'supervisor: { separator: "__" }\nservers:\n  my__srv: { command: x }\n  ok_1: { command: x }\n',
+      ),
+    ).toEqual([
       'c.yaml:3:3 servers.my__srv: server id "my__srv" cannot be used with separator "__": it contains "__" or ends in "_", so its tool names would not split back',
     ]);
   });
@@ -357,9 +389,12 @@ describe('parseConfig: interpolation', () => {
 
   it('reports an unset variable by name at the reference itself, once per reference', () => {
     expect(
-      problemsOf('servers:\n  a:\n    command: "${CMD}"\n    args:\n      - --x\n      - "--token=${TOKEN} ${OTHER}"\n', {
-        env: { OTHER: 'o' },
-      }),
+      problemsOf(
+        'servers:\n  a:\n    command: "${CMD}"\n    args:\n      - --x\n      - "--token=${TOKEN} ${OTHER}"\n',
+        {
+          env: { OTHER: 'o' },
+        },
+      ),
     ).toEqual([
       'c.yaml:3:15 servers.a.command: environment variable CMD is not set (write ${CMD:-value} to give a default)',
       'c.yaml:6:18 servers.a.args[1]: environment variable TOKEN is not set (write ${TOKEN:-value} to give a default)',
@@ -401,7 +436,8 @@ describe('parseConfig: Claude Desktop and VS Code shapes', () => {
   });
 
   it('still validates the server entries of an mcpServers file, at their own keys', () => {
-    const text = '{\n  "mcpServers": {\n    "Web": { "url": "https://x" },\n    "web": { "command": "y" }\n  }\n}\n';
+    const text =
+      '{\n  "mcpServers": {\n    "Web": { "url": "https://x" },\n    "web": { "command": "y" }\n  }\n}\n';
     expect(problemsOf(text, { source: 'claude.json' })).toEqual([
       'claude.json:3:5 mcpServers.Web.command: missing (required)',
       'claude.json:3:14 mcpServers.Web.url: unknown key: only stdio servers are supported: a remote server (url) cannot be supervised',
@@ -444,6 +480,8 @@ describe('parseConfig: Claude Desktop and VS Code shapes', () => {
   });
 
   it('refuses a non-list inputs', () => {
-    expect(problemsOf('inputs: {}\nservers: { a: { command: x } }\n')).toEqual(['c.yaml:1:1 inputs: expected a list, not a mapping']);
+    expect(problemsOf('inputs: {}\nservers: { a: { command: x } }\n')).toEqual([
+      'c.yaml:1:1 inputs: expected a list, not a mapping',
+    ]);
   });
 });

@@ -20,9 +20,15 @@ describe('parseDuration', () => {
   });
 
   it.each([
-    ['5 s', 'invalid duration "5 s": expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)'],
+    [
+      '5 s',
+      'invalid duration "5 s": expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)',
+    ],
     ['1x', 'invalid duration "1x": expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)'],
-    ['-1s', 'invalid duration "-1s": expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)'],
+    [
+      '-1s',
+      'invalid duration "-1s": expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)',
+    ],
     ['5S', 'invalid duration "5S": expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)'],
     ['', 'invalid duration "": expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)'],
     [-1, 'invalid duration -1: must not be negative'],
@@ -30,7 +36,10 @@ describe('parseDuration', () => {
     [Number.NaN, 'invalid duration NaN: not a finite number'],
     [null, 'invalid duration null: expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)'],
     [true, 'invalid duration true: expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)'],
-    [[1], 'invalid duration a list: expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)'],
+    [
+      [1],
+      'invalid duration a list: expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)',
+    ],
     ['600h', 'duration "600h" is too long: at most 2147483647 ms (about 24 days)'],
   ])('rejects %j', (input, message) => {
     expect(parseDuration(input)).toEqual({ ok: false, message });
@@ -61,15 +70,30 @@ describe('parseSize', () => {
   });
 
   it.each([
-    ['64 KiB', 'invalid size "64 KiB": expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)'],
-    ['1x', 'invalid size "1x": expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)'],
-    ['64kib', 'invalid size "64kib": expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)'],
-    ['1TiB', 'invalid size "1TiB": expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)'],
+    [
+      '64 KiB',
+      'invalid size "64 KiB": expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)',
+    ],
+    [
+      '1x',
+      'invalid size "1x": expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)',
+    ],
+    [
+      '64kib',
+      'invalid size "64kib": expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)',
+    ],
+    [
+      '1TiB',
+      'invalid size "1TiB": expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)',
+    ],
     [-1, 'invalid size -1: must not be negative'],
     [1.5, 'invalid size 1.5: must be a whole number of bytes'],
     ['0.1KiB', 'invalid size "0.1KiB": must be a whole number of bytes'],
     [Number.POSITIVE_INFINITY, 'invalid size Infinity: not a finite number'],
-    [{}, 'invalid size a mapping: expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)'],
+    [
+      {},
+      'invalid size a mapping: expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)',
+    ],
   ])('rejects %j', (input, message) => {
     expect(parseSize(input)).toEqual({ ok: false, message });
   });

@@ -6,7 +6,11 @@ describe('knownKeysAt', () => {
   it('follows records, arrays, defaults and preprocessing down to the object at the path', () => {
     expect(knownKeysAt(NativeDocumentSchema, [])).toEqual(['supervisor', 'servers', 'inputs']);
     expect(knownKeysAt(NativeDocumentSchema, ['supervisor', 'limit'])).toEqual(['maxRestarts', 'window']);
-    expect(knownKeysAt(NativeDocumentSchema, ['servers', 'x', 'restart'])).toEqual(['policy', 'backoff', 'limit']);
+    expect(knownKeysAt(NativeDocumentSchema, ['servers', 'x', 'restart'])).toEqual([
+      'policy',
+      'backoff',
+      'limit',
+    ]);
     expect(knownKeysAt(NativeDocumentSchema, ['servers', 'x', 'restart', 'backoff'])).toEqual([
       'initial',
       'multiplier',
@@ -48,7 +52,9 @@ describe('unknownKeyMessage', () => {
     expect(at(['servers', 'x'], 'url')).toBe(
       'unknown key: only stdio servers are supported: a remote server (url) cannot be supervised',
     );
-    expect(at(['servers', 'x'], 'envFile')).toBe('unknown key: envFile is not supported; list the variables under env');
+    expect(at(['servers', 'x'], 'envFile')).toBe(
+      'unknown key: envFile is not supported; list the variables under env',
+    );
   });
 });
 
@@ -60,12 +66,16 @@ describe('unknownKeyMessage: other tools’ spellings', () => {
     ['working_dir', 'cwd'],
     ['enabled', 'disabled'],
   ])('%s → %s', (key, meant) => {
-    expect(unknownKeyMessage(NativeDocumentSchema, ['servers', 'x'], key)).toBe(`unknown key (did you mean "${meant}"?)`);
+    expect(unknownKeyMessage(NativeDocumentSchema, ['servers', 'x'], key)).toBe(
+      `unknown key (did you mean "${meant}"?)`,
+    );
   });
 });
 
 describe('unknownKeyMessage: keys that name Object.prototype members', () => {
   it.each(['constructor', 'toString', '__proto__'])('treats %s as a plain unknown key', (key) => {
-    expect(unknownKeyMessage(NativeDocumentSchema, ['servers', 'x'], key)).toMatch(/^unknown key \((did you mean|expected one of)/);
+    expect(unknownKeyMessage(NativeDocumentSchema, ['servers', 'x'], key)).toMatch(
+      /^unknown key \((did you mean|expected one of)/,
+    );
   });
 });
