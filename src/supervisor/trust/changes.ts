@@ -1,0 +1,72 @@
+import type { FingerprintFacts } from './fingerprint.js';
+import { maskArgs } from './mask.js';
+
+/** The line a first approval's `changes` holds: there is nothing to compare with. */
+export const FIRST_APPROVAL = 'first approval';
+
+/**
+ * Human lines of what differs between the facts approved before and the facts seen now, e.g.
+ * `command: node → bun`, `executable content changed`, `env TOKEN changed`, `script server.js content changed`.
+ * Values of env vars are never shown (only their hashes are known); args are shown masked.
+ */
+export function describeChanges(previous: FingerprintFacts | undefined, current: FingerprintFacts): string[] {
+  if (previous === undefined) return [FIRST_APPROVAL];
+  const lines: string[] = [];
+  if (previous.command !== current.command) lines.push(`command: ${previous.command} → ${current.command}`);
+  if (previous.executable !== current.executable) {
+    lines.push(
+      `executable: ${previous.executable ?? '(not found)'} → ${current.executable ?? '(not found)'}`,
+    );
+  }
+  if (
+    previous.executableSha256 !== null &&
+    current.executableSha256 !== null &&
+    previous.executableSha256 !== current.executableSha256
+  ) {
+    lines.push('executable content changed');
+  }
+  lines.push(...argsLines(previous.args, current.args));
+  if (previous.cwd !== current.cwd) lines.push(`cwd: ${previous.cwd} → ${current.cwd}`);
+  lines.push(...mapLines('env', previous.env, current.env));
+  lines.push(...setLines('inherited env', previous.inheritEnv, current.inheritEnv));
+  lines.push(...scriptLines(previous, current));
+  return lines;
+}
+
+function argsLines(before: readonly string[], after: readonly string[]): string[] {
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  const [a, b] = [JSON.stringify(maskArgs(before)), JSON.stringify(maskArgs(after))];
+  return [a === b ? 'args: a masked value changed' : `args: ${a} → ${b}`];
+}
+
+function mapLines(label: string, before: Record<string, string>, after: Record<string, string>): string[] {
+  const lines: string[] = [];
+  for (const name of Object.keys(after).sort()) {
+    const old = Object.hasOwn(before, name) ? before[name] : undefined;
+    if (old === undefined) lines.push(`${label} ${name} added`);
+    else if (old !== after[name]) lines.push(`${label} ${name} changed`);
+  }
+  for (const name of Object.keys(before).sort()) {
+    if (!Object.hasOwn(after, name)) lines.push(`${label} ${name} removed`);
+  }
+  return lines;
+}
+
+function setLines(label: string, before: readonly string[], after: readonly string[]): string[] {
+  const lines = after.filter((n) => !before.includes(n)).map((n) => `${label} ${n} added`);
+  return lines.concat(before.filter((n) => !after.includes(n)).map((n) => `${label} ${n} removed`));
+}
+
+// Scripts are matched by real path, and named by the arg as the config wrote it.
+function scriptLines(previous: FingerprintFacts, current: FingerprintFacts): string[] {
+  const before = new Map(previous.scripts.map((s) => [s.path, s]));
+  const after = new Set(current.scripts.map((s) => s.path));
+  const lines: string[] = [];
+  for (const s of current.scripts) {
+    const old = before.get(s.path);
+    if (old === undefined) lines.push(`script ${s.arg} added`);
+    else if (old.sha256 !== s.sha256) lines.push(`script ${s.arg} content changed`);
+  }
+  for (const s of previous.scripts) if (!after.has(s.path)) lines.push(`script ${s.arg} removed`);
+  return lines;
+}

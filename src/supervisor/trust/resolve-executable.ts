@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * Finds the file a spawn of `command` would run, the way execvp (and libuv) do: a command holding a `/` is a
+ * path, taken relative to `cwd`; any other is looked up in each `PATH` entry in order (an empty entry means the
+ * working directory) and the first executable regular file wins. Symlinks are followed to the real file.
+ * Returns null when nothing would run.
+ */
+export async function resolveExecutable(
+  command: string,
+  cwd: string,
+  pathEnv: string,
+): Promise<string | null> {
+  if (command === '') return null;
+  if (command.includes('/')) return realFile(resolve(cwd, command), false);
+  for (const dir of pathEnv.split(delimiter)) {
+    const base = dir === '' ? cwd : isAbsolute(dir) ? dir : resolve(cwd, dir);
+    const found = await realFile(join(base, command), true);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** The real path of `file` when it is a regular file (and executable, if asked); else null. */
+async function realFile(file: string, mustExecute: boolean): Promise<string | null> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return null;
+    if (mustExecute) await access(file, constants.X_OK);
+    return await realpath(file);
+  } catch {
+    return null;
+  }
+}
+
+/** The real path and size of `file` when it names an existing regular file (symlinks followed); else null. */
+export async function regularFile(file: string): Promise<{ path: string; size: number } | null> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return null;
+    return { path: await realpath(file), size: info.size };
+  } catch {
+    return null;
+  }
+}
+
+/** sha256 (hex) of a file's bytes, streamed so a large binary is never held whole; null if it cannot be read. */
+export async function sha256File(file: string): Promise<string | null> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  } catch {
+    return null;
+  }
+  return hash.digest('hex');
+}
