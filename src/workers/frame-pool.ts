@@ -34,6 +34,8 @@ export class FramePool {
   #piscina: Piscina<FrameTask, FrameTaskResult> | undefined;
   #closing: Promise<void> | undefined;
   #failures = 0;
+  #workerTasks = 0;
+  #inlineTasks = 0;
 
   constructor({ maxThreads, idleTimeoutMs = 30_000 }: FramePoolOptions = {}) {
     this.maxThreads = Math.max(1, Math.floor(maxThreads ?? defaultFrameThreads()));
@@ -50,17 +52,32 @@ export class FramePool {
     return this.#piscina !== undefined;
   }
 
+  /** Counts for benchmarks and tests: tasks finished on workers, tasks run inline, worker failures. */
+  get stats(): { workerTasks: number; inlineTasks: number; failures: number } {
+    return { workerTasks: this.#workerTasks, inlineTasks: this.#inlineTasks, failures: this.#failures };
+  }
+
   /**
    * Runs one frame task. `transferList` holds the task's ArrayBuffers, which are detached on a worker run;
    * inline the same buffers are read in place. Rejects only when a worker fails mid-task.
    */
   run(task: FrameTask, transferList: ArrayBuffer[]): Promise<FrameTaskResult> {
-    if (this.inline) return new Promise((resolve) => resolve(frameTask(task)));
-    const piscina = this.#pool();
-    return piscina.run(task, { transferList }).catch((err: unknown) => {
-      this.#failures++;
-      throw err;
-    });
+    if (this.inline) {
+      this.#inlineTasks++;
+      return new Promise((resolve) => resolve(frameTask(task)));
+    }
+    return this.#pool()
+      .run(task, { transferList })
+      .then(
+        (result) => {
+          this.#workerTasks++;
+          return result;
+        },
+        (err: unknown) => {
+          this.#failures++;
+          throw err;
+        },
+      );
   }
 
   /** Stops the workers after their current tasks; idempotent. Later tasks run inline. */

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { type FrameTask, frameTask } from '../../src/workers/frame-task.js';
+import { toolResultLine } from './helpers.js';
+
+function split(line: string, at: number[], extra?: Partial<FrameTask>): FrameTask {
+  const bytes = new TextEncoder().encode(line);
+  const cuts = [0, ...at, bytes.length];
+  const parts = cuts
+    .slice(1)
+    .map((end, i) => ({ buffer: bytes.slice(cuts[i], end).buffer, offset: 0, length: end - cuts[i]! }));
+  return { parts, byteLength: bytes.length, ...extra };
+}
+
+describe('frameTask', () => {
+  it('returns the decoded line when nothing is asked, joining parts split inside a character', () => {
+    const line = '{"jsonrpc":"2.0","method":"m","params":{"s":"日本語"}}';
+    expect(frameTask(split(line, [40, 41]))).toEqual({ kind: 'line', line });
+  });
+
+  it('flattens or caps a claimed result, and only for the sniffed id', () => {
+    const line = toolResultLine(7, 1000);
+    const text = frameTask(split(line, [100], { id: 7, request: { mode: 'text', maxBytes: 50 } }));
+    expect(text).toMatchObject({ kind: 'tool-result', id: 7 });
+    const capped = frameTask(split(line, [], { id: 7, request: { mode: 'result', maxBytes: 50 } }));
+    expect(capped).toMatchObject({ kind: 'tool-result', id: 7, result: { content: [{ type: 'text' }] } });
+    expect(frameTask(split(line, [], { id: 8, request: { mode: 'text', maxBytes: 50 } }))).toEqual({
+      kind: 'line',
+      line,
+    });
+  });
+
+  it('calls non-JSON and broken lines noise, and blank lines nothing', () => {
+    expect(frameTask(split('hello world', []))).toEqual({ kind: 'noise', line: 'hello world' });
+    const broken = '{"jsonrpc":"2.0","id":7,"result":{';
+    expect(frameTask(split(broken, [], { id: 7, request: { mode: 'text', maxBytes: 9 } }))).toEqual({
+      kind: 'noise',
+      line: broken,
+    });
+    expect(frameTask(split('   ', []))).toEqual({ kind: 'blank' });
+  });
+});
