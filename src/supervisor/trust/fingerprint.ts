@@ -3,8 +3,9 @@ import { resolve } from 'node:path';
 import { canonicalJson } from '../namespace/canonical-json.js';
 import { regularFile, resolveExecutable, sha256File } from './resolve-executable.js';
 
-/** How many leading args are checked for script files, and the largest file hashed. */
+/** How many leading args are checked for script files (`node server.js`, `python -m x run.py`). */
 export const SCRIPT_ARGS_CHECKED = 8;
+/** The largest script file hashed; a bigger one is recorded with a null hash, to bound the cost of a start. */
 export const SCRIPT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A leading arg that names a regular file (a `node server.js` script): its content is part of the fingerprint. */
