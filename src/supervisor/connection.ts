@@ -179,9 +179,9 @@ export class McpConnection {
         new SupervisorError('HANDSHAKE_FAILED', `'${method}' sent before the handshake completed`),
       );
     }
-    if (this.closed) return Promise.reject(new SupervisorError('CLOSED', 'connection closed'));
     const exit = this.process.exitInfo;
     if (exit) return Promise.reject(exitError(exit, `before '${method}'`));
+    if (this.closed) return Promise.reject(new SupervisorError('CLOSED', 'connection closed'));
     return this.pending.send(method, params, opts, () => this.emit({ type: 'call_timeout', method }));
   }
 

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
 /**
  * Every live process group this library started, module-wide. XState does not supervise and an errored
  * parent never stops its children, so reaping must not depend on any actor's state: it depends on this.
@@ -35,9 +37,36 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** True while any process of the group is alive. */
+/**
+ * True while any process of the group is alive. A zombie is not alive: an init that reaps slowly would otherwise
+ * make a dead group look alive for seconds, so on Linux the members are read from /proc.
+ */
 export function groupAlive(pgid: number): boolean {
-  return signalGroup(pgid, 0);
+  if (!signalGroup(pgid, 0)) return false;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    const stat = procStat(Number(entry));
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
+  }
+  return false;
+}
+
+/** State and process group of a pid from /proc/<pid>/stat, or undefined when it is gone or unreadable. */
+export function procStat(pid: number): { state: string; pgrp: number; startTime: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', pgrp: Number(fields[2]), startTime: Number(fields[19]) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** SIGKILLs every recorded group at once, synchronously (safe inside a process `exit` handler); returns how many. */

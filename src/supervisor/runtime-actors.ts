@@ -1,0 +1,165 @@
+import { fromCallback, fromPromise } from 'xstate';
+import type { HandshakeInput, PingerInput, ProcessActorInput } from '../machines/server.machine.js';
+import type { FramePool } from '../workers/frame-pool.js';
+import { buildChildEnv } from './child-env.js';
+import type { ServerConfig } from './config/types.js';
+import { type ConnectionEvent, McpConnection } from './connection.js';
+import { RemoteError } from './errors.js';
+import { METHOD_NOT_FOUND } from './json-rpc.js';
+import { listAllTools } from './tool-calls.js';
+
+/** The trust gate's answer for one spawn. */
+export type GateVerdict = { ok: true } | { ok: false; fingerprint: string };
+
+export interface RuntimeDeps {
+  pool: FramePool | undefined;
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  /** Decides whether this exact command line may run; asked before every spawn. */
+  gate(server: ServerConfig): Promise<GateVerdict>;
+  /** The connection now serving a server (undefined once it is gone). */
+  onConnection(serverId: string, conn: McpConnection | undefined): void;
+  /** Events of the connection the facade reports (refusals, noise, oversize). */
+  onConnectionEvent(serverId: string, event: ConnectionEvent): void;
+  stdinGraceMs?: number | undefined;
+}
+
+type ProcessCommand = { type: 'STOP'; reason: string; immediate: boolean };
+
+/** The process actor: trust gate, spawn, exit as data, re-list on `list_changed`, teardown when the actor stops. */
+export function processActor(deps: RuntimeDeps) {
+  return fromCallback<ProcessCommand, ProcessActorInput>(({ input, sendBack, receive }) => {
+    const server = input.server as ServerConfig;
+    const { generation } = input;
+    let conn: McpConnection | undefined;
+    let ended = false;
+    let pendingStop: ProcessCommand | undefined;
+    const relist = coalesced(async () => {
+      if (!conn || ended) return;
+      try {
+        const tools = await listAllTools(conn, server.timeouts.callMs);
+        if (!ended) sendBack({ type: 'PROC.TOOLS', generation, tools });
+      } catch {
+        // A failed re-list keeps the last good list; the next list_changed tries again.
+      }
+    });
+    const begin = async () => {
+      const verdict = await deps.gate(server);
+      if (ended) return;
+      if (!verdict.ok) {
+        sendBack({ type: 'PROC.UNTRUSTED', generation, fingerprint: verdict.fingerprint });
+        return;
+      }
+      if (pendingStop) {
+        sendBack({ type: 'PROC.EXIT', generation, exit: synthesizedExit(pendingStop.reason) });
+        return;
+      }
+      const c = new McpConnection({
+        serverId: server.id,
+        command: server.command,
+        args: server.args,
+        cwd: server.cwd,
+        env: buildChildEnv(deps.hostEnv, server.inheritEnv, server.env),
+        roots: server.roots,
+        startupMs: server.timeouts.startupMs,
+        shutdownMs: server.timeouts.shutdownMs,
+        ...(deps.stdinGraceMs !== undefined ? { stdinGraceMs: deps.stdinGraceMs } : {}),
+        pool: deps.pool,
+        onEvent: (event) => {
+          if (ended) return;
+          deps.onConnectionEvent(server.id, event);
+          if (event.type === 'tools_changed') relist();
+          if (event.type === 'call_timeout' && event.method === 'tools/call')
+            sendBack({ type: 'CALL.TIMEOUT' });
+        },
+      });
+      conn = c;
+      deps.onConnection(server.id, c);
+      void c.exited.then((exit) => {
+        deps.onConnection(server.id, undefined);
+        if (!ended) sendBack({ type: 'PROC.EXIT', generation, exit });
+      });
+      if (c.pid !== undefined) sendBack({ type: 'PROC.SPAWNED', generation, pid: c.pid, handle: c });
+    };
+    void begin();
+    receive((command) => {
+      if (command.type !== 'STOP') return;
+      if (conn) void conn.close(command.reason, { immediate: command.immediate });
+      else pendingStop = command;
+    });
+    return () => {
+      ended = true;
+      // Whatever state the machine is in, an actor that stops takes its process group with it.
+      void conn?.close('stopped');
+    };
+  });
+}
+
+/** The handshake actor: `initialize`, then the full tool list (none when the server offers no tools). */
+export function handshakeActor() {
+  return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
+    const conn = input.handle as McpConnection;
+    const server = input.server as ServerConfig;
+    const init = await conn.initialize();
+    if (!init.capabilities.tools) return { tools: [] };
+    try {
+      return { tools: await listAllTools(conn, server.timeouts.startupMs) };
+    } catch (err) {
+      if (err instanceof RemoteError && err.code === METHOD_NOT_FOUND) return { tools: [] };
+      throw err;
+    }
+  });
+}
+
+/** The health actor: an MCP ping every `health.interval`, one at a time, reporting each outcome. */
+export function pingerActor() {
+  return fromCallback<{ type: 'noop' }, PingerInput>(({ input, sendBack }) => {
+    const { intervalMs, timeoutMs } = input.server.health;
+    if (intervalMs <= 0) return () => {};
+    const conn = input.handle as McpConnection;
+    let busy = false;
+    let ended = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void conn.ping(timeoutMs).then((ok) => {
+        busy = false;
+        if (!ended) sendBack({ type: ok ? 'HEALTH.OK' : 'HEALTH.FAIL' });
+      });
+    }, intervalMs);
+    timer.unref();
+    return () => {
+      ended = true;
+      clearInterval(timer);
+    };
+  });
+}
+
+function synthesizedExit(reason: string) {
+  return {
+    code: null,
+    signal: null,
+    reason,
+    requested: true,
+    timedOut: false,
+    forced: false,
+    stderrTail: '',
+  };
+}
+
+/** Runs `fn` now, or once more right after the run in progress: a list_changed storm costs at most two lists. */
+function coalesced(fn: () => Promise<void>): () => void {
+  let running = false;
+  let again = false;
+  const run = async () => {
+    running = true;
+    do {
+      again = false;
+      await fn();
+    } while (again);
+    running = false;
+  };
+  return () => {
+    if (running) again = true;
+    else void run();
+  };
+}

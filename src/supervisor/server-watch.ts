@@ -1,0 +1,154 @@
+import { type ServerActorRef, type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
+import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
+import type { LastExit, ServerState, ServerStatus, SupervisorEvent } from './types.js';
+
+interface Row {
+  state: ServerState;
+  since: number;
+  pid: number | undefined;
+  lastExit: LastExit | undefined;
+  lastExitRef: unknown;
+}
+
+interface Waiter {
+  pred: (state: ServerState) => boolean;
+  resolve: (state: ServerState | undefined) => void;
+}
+
+/**
+ * Follows every server actor's snapshots and turns them into what hosts see: `state`, `exit`, `untrusted` and
+ * `escalated` events, status rows, and promises that wait for a state.
+ */
+export class ServerWatch {
+  private readonly rows = new Map<string, Row>();
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly subs: Array<{ unsubscribe(): void }> = [];
+  private escalation: string | null = null;
+
+  constructor(
+    private readonly actor: SupervisorActorRef,
+    private readonly now: () => number,
+    private readonly emit: (e: SupervisorEvent) => void,
+    private readonly onSnapshot: (id: string, snap: ServerSnapshot) => void,
+  ) {}
+
+  /** Starts following (after the root actor started). */
+  attach(): void {
+    const { refs } = this.actor.getSnapshot().context;
+    for (const [id, ref] of Object.entries(refs)) {
+      this.rows.set(id, {
+        state: 'stopped',
+        since: this.now(),
+        pid: undefined,
+        lastExit: undefined,
+        lastExitRef: undefined,
+      });
+      this.subs.push(ref.subscribe((snap) => this.onServer(id, snap)));
+    }
+    this.subs.push(
+      this.actor.subscribe((snap) => {
+        const why = snap.context.escalation;
+        if (why && why !== this.escalation) this.emit({ type: 'escalated', reason: why, at: this.now() });
+        this.escalation = why;
+      }),
+    );
+  }
+
+  /** Stops following and releases every waiter. */
+  detach(): void {
+    for (const s of this.subs.splice(0)) s.unsubscribe();
+    for (const [id, set] of this.waiters) for (const w of set) w.resolve(this.rows.get(id)?.state);
+    this.waiters.clear();
+  }
+
+  /** The server actor of an id. */
+  ref(id: string): ServerActorRef | undefined {
+    return this.actor.getSnapshot().context.refs[id];
+  }
+
+  /** Why a server is failed (limit reached) or what its last exit said, for error strings. */
+  failure(id: string): string | undefined {
+    const why = this.actor.getSnapshot().context.failures[id];
+    if (why) return why;
+    const exit = this.rows.get(id)?.lastExit;
+    return exit ? `last exit ${exit.signal ?? `code ${exit.code}`} (${exit.reason})` : undefined;
+  }
+
+  /** Resolves with the state once `pred` holds, or undefined at the timeout / abort. */
+  until(
+    id: string,
+    pred: (state: ServerState) => boolean,
+    timeoutMs?: number,
+    signal?: AbortSignal,
+  ): Promise<ServerState | undefined> {
+    const row = this.rows.get(id);
+    if (!row) return Promise.resolve(undefined);
+    if (pred(row.state)) return Promise.resolve(row.state);
+    return new Promise((resolve) => {
+      const set = this.waiters.get(id) ?? new Set<Waiter>();
+      this.waiters.set(id, set);
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = () => done(undefined);
+      const done = (state: ServerState | undefined) => {
+        set.delete(waiter);
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(state);
+      };
+      const waiter: Waiter = { pred, resolve: done };
+      set.add(waiter);
+      if (timeoutMs !== undefined) timer = setTimeout(() => done(undefined), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** The status row of a server. */
+  row(id: string, restarts: number, tools: { countFor(id: string): number }): ServerStatus {
+    const row = this.rows.get(id) ?? {
+      state: 'stopped' as const,
+      since: this.now(),
+      pid: undefined,
+      lastExit: undefined,
+    };
+    return {
+      id,
+      state: row.state,
+      ...(row.pid !== undefined ? { pid: row.pid } : {}),
+      restarts,
+      since: row.since,
+      ...(row.lastExit ? { lastExit: row.lastExit } : {}),
+      tools: tools.countFor(id),
+    };
+  }
+
+  private onServer(id: string, snap: ServerSnapshot): void {
+    const row = this.rows.get(id)!;
+    const at = this.now();
+    const exit = snap.context.lastExit;
+    if (exit && exit !== row.lastExitRef) {
+      row.lastExitRef = exit;
+      row.lastExit = {
+        code: exit.code,
+        signal: exit.signal,
+        reason: exit.reason,
+        stderrTail: exit.stderrTail,
+        at,
+      };
+      this.emit({ type: 'exit', server: id, ...row.lastExit });
+    }
+    row.pid = snap.context.pid;
+    const raw = serverStateOf(snap);
+    // `exited` lasts only until the supervisor decides; hosts see the decision, not the instant.
+    if (raw !== 'exited' && raw !== row.state) {
+      const from = row.state;
+      row.state = raw as ServerState;
+      row.since = at;
+      this.emit({ type: 'state', server: id, from, to: row.state, at });
+      if (row.state === 'untrusted') {
+        this.emit({ type: 'untrusted', server: id, fingerprint: snap.context.fingerprint ?? '', at });
+      }
+    }
+    this.onSnapshot(id, snap);
+    for (const w of [...(this.waiters.get(id) ?? [])]) if (w.pred(row.state)) w.resolve(row.state);
+  }
+}

@@ -1,0 +1,275 @@
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import { serverMachine, serverStateOf } from '../machines/server.machine.js';
+import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
+import { checkScopes } from '../registry/scopes.js';
+import { FramePool } from '../workers/frame-pool.js';
+import type { ServerConfig, SupervisorConfig } from './config/types.js';
+import type { McpConnection } from './connection.js';
+import { FleetTools } from './fleet-tools.js';
+import { type GateVerdict, handshakeActor, pingerActor, processActor } from './runtime-actors.js';
+import { ServerWatch } from './server-watch.js';
+import { type CallToolResult, callToolResult, callToolText, errorResult } from './tool-calls.js';
+import type { ApprovalRequest, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
+
+/** A timer source for the actor system (XState's SimulatedClock fits); `now` makes restart windows use it too. */
+export interface SupervisorClock {
+  // biome-ignore lint/suspicious/noExplicitAny: XState's own Clock types these loosely.
+  setTimeout(fn: (...args: any[]) => void, timeout: number): any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  clearTimeout(id: any): void;
+  now?(): number;
+}
+
+export interface SupervisorLogger {
+  info?(message: string): void;
+  warn?(message: string): void;
+}
+
+export interface SupervisorOptions {
+  /** Trust gate: asked for a server whose fingerprint is not yet trusted. */
+  approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  /** Trust store file path. */
+  trustStore?: string;
+  /** Any XState inspection observer, passed to `createActor`. */
+  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  logger?: SupervisorLogger;
+  /** Clock for timers (XState's SimulatedClock in tests). */
+  clock?: SupervisorClock;
+  /** Host environment children may draw on (allowlist, inheritEnv); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Wait after closing a child's stdin before SIGTERM; default min(1 s, shutdown timeout). */
+  stdinGraceMs?: number;
+  /** Trust decision hook for embedding code that does its own gating (the trust store uses it too). */
+  gate?: (server: ServerConfig) => Promise<GateVerdict>;
+}
+
+export interface CallOpts {
+  scopes?: readonly string[];
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+const SETTLED = new Set(['ready', 'failed', 'untrusted', 'stopped']);
+const DOWN = new Set(['failed', 'untrusted', 'stopped']);
+
+/** The embeddable supervisor: a fleet of MCP servers behind one namespaced tool registry. */
+export class Supervisor {
+  /** The root XState actor (for inspection and advanced hosts). */
+  readonly actor: SupervisorActorRef;
+  private readonly pool = new FramePool();
+  private readonly conns = new Map<string, McpConnection>();
+  private readonly listeners = new Set<(e: SupervisorEvent) => void>();
+  private readonly servers: Map<string, ServerConfig>;
+  private readonly watch: ServerWatch;
+  private readonly tools: FleetTools;
+  private started = false;
+  private stopping: Promise<void> | undefined;
+
+  constructor(
+    readonly config: SupervisorConfig,
+    private readonly options: SupervisorOptions = {},
+  ) {
+    this.servers = new Map(config.servers.map((s) => [s.id, s]));
+    const now = () => options.clock?.now?.() ?? Date.now();
+    const gate = options.gate ?? (async () => ({ ok: true }) as const);
+    const deps = {
+      pool: this.pool,
+      hostEnv: options.env ?? process.env,
+      gate,
+      stdinGraceMs: options.stdinGraceMs,
+      onConnection: (id: string, conn: McpConnection | undefined) => {
+        if (conn) this.conns.set(id, conn);
+        else this.conns.delete(id);
+      },
+      onConnectionEvent: (id: string, event: { type: string; method?: string }) => {
+        if (event.type === 'refused')
+          this.emit({ type: 'refused', server: id, method: event.method ?? '', at: now() });
+      },
+    };
+    const machine = supervisorMachine.provide({
+      actors: {
+        server: serverMachine.provide({
+          actors: { process: processActor(deps), handshake: handshakeActor(), pinger: pingerActor() },
+        }),
+      },
+    });
+    this.actor = createActor(machine, {
+      input: {
+        strategy: config.supervisor.strategy,
+        limit: config.supervisor.limit,
+        servers: config.servers,
+        now,
+      },
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.inspect ? { inspect: options.inspect } : {}),
+    });
+    // XState rethrows actor errors asynchronously and would kill the host: report them instead, and reap.
+    this.actor.subscribe({ error: (err) => this.onActorError(err) });
+    this.tools = new FleetTools(config, (e) => this.emit({ ...e, at: now() }), options.logger);
+    this.watch = new ServerWatch(
+      this.actor,
+      now,
+      (e) => this.emit(e),
+      (id, snap) => this.tools.update(id, snap),
+    );
+  }
+
+  /** Starts servers in config order; resolves once every enabled server is ready, failed, untrusted or stopped. */
+  async start(): Promise<void> {
+    if (this.stopping) return;
+    if (!this.started) {
+      this.started = true;
+      this.actor.start();
+      this.watch.attach();
+    }
+    this.actor.send({ type: 'START_ALL' });
+    const enabled = this.config.servers.filter((s) => !s.disabled).map((s) => s.id);
+    await Promise.all(enabled.map((id) => this.watch.until(id, (state) => SETTLED.has(state))));
+  }
+
+  /** Stops every server in reverse order and reaps every process group; idempotent; never leaves a process. */
+  stop(): Promise<void> {
+    this.stopping ??= this.runStop();
+    return this.stopping;
+  }
+
+  private async runStop(): Promise<void> {
+    if (this.started) {
+      for (const server of [...this.config.servers].reverse()) {
+        this.actor.send({ type: 'STOP', id: server.id });
+        await this.watch.until(server.id, (state) => DOWN.has(state) || state === 'backoff');
+      }
+      this.actor.send({ type: 'STOP_ALL' });
+      await Promise.all([...this.conns.values()].map((c) => c.close('stopped')));
+      this.watch.detach();
+      this.actor.stop();
+    }
+    await this.pool.close();
+  }
+
+  /** One row per server: state, pid, restarts, since, last exit, tool count. */
+  status(): ServerStatus[] {
+    const ctx = this.started ? this.actor.getSnapshot().context : undefined;
+    return this.config.servers.map((s) =>
+      this.watch.row(s.id, ctx?.books.children[s.id]?.restarts ?? 0, this.tools),
+    );
+  }
+
+  /** Every tool of every ready server, under its namespaced name. */
+  listTools(): ExposedTool[] {
+    return [...this.tools.table.tools];
+  }
+
+  /** Calls a tool by its namespaced name; never rejects: every failure resolves to an `ERROR: ` string. */
+  async callTool(name: string, args?: Record<string, unknown>, opts: CallOpts = {}): Promise<string> {
+    const target = await this.prepare(name, opts);
+    if (typeof target === 'string') return target;
+    const text = await callToolText(target.conn, target.tool.tool, args, target.call);
+    this.afterCall(target.tool.server, text);
+    return text;
+  }
+
+  /** The same call for gateways: the MCP result with blocks kept and texts capped; never rejects. */
+  async callToolResult(
+    name: string,
+    args?: Record<string, unknown>,
+    opts: CallOpts = {},
+  ): Promise<CallToolResult> {
+    const target = await this.prepare(name, opts);
+    if (typeof target === 'string') return errorResult(target);
+    const result = await callToolResult(target.conn, target.tool.tool, args, target.call);
+    const first = result.content[0];
+    this.afterCall(target.tool.server, result.isError && typeof first?.text === 'string' ? first.text : '');
+    return result;
+  }
+
+  /** Restarts one server now, clearing its restart history. */
+  restart(id: string): void {
+    this.actor.send({ type: 'RESTART', id });
+  }
+
+  /** Stops one server; a pending backoff is cancelled. */
+  stopServer(id: string): void {
+    this.actor.send({ type: 'STOP', id });
+  }
+
+  /** Starts one server (also a disabled, failed or stopped one), clearing its restart history. */
+  startServer(id: string): void {
+    this.actor.send({ type: 'START', id });
+  }
+
+  /** Subscribes to typed events; returns the unsubscribe function. */
+  subscribe(listener: (event: SupervisorEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async prepare(
+    name: string,
+    opts: CallOpts,
+  ): Promise<
+    | string
+    | {
+        conn: McpConnection;
+        tool: ExposedTool;
+        call: { timeoutMs: number; maxBytes: number; signal?: AbortSignal };
+      }
+  > {
+    if (this.stopping) return 'ERROR: supervisor is stopped';
+    const serverId = this.tools.serverFor(name);
+    const server = serverId ? this.servers.get(serverId) : undefined;
+    if (!server) return `ERROR: unknown tool '${name}'`;
+    const timeoutMs = opts.timeoutMs ?? server.timeouts.callMs;
+    const deadline = Date.now() + timeoutMs;
+    const state = await this.watch.until(
+      server.id,
+      (s) => s === 'ready' || DOWN.has(s),
+      timeoutMs,
+      opts.signal,
+    );
+    if (state !== 'ready') {
+      if (opts.signal?.aborted) return `ERROR: tool '${name}' cancelled by the caller`;
+      const why = state === undefined ? `did not become ready within ${timeoutMs} ms` : `is ${state}`;
+      const detail = this.watch.failure(server.id);
+      return `ERROR: server '${server.id}' ${why}${detail ? `: ${detail}` : ''}`;
+    }
+    const tool = this.tools.table.get(name);
+    const conn = this.conns.get(server.id);
+    if (!tool) return `ERROR: unknown tool '${name}'`;
+    if (!conn) return `ERROR: server '${server.id}' is not connected`;
+    if (opts.scopes) {
+      const check = checkScopes({ pluginWideScopes: server.scopesRequired, callerScopes: opts.scopes, tool });
+      if (!check.ok) return `ERROR: forbidden: missing scopes: ${check.missing.join(', ')}`;
+    }
+    const call = {
+      timeoutMs: Math.max(1, deadline - Date.now()),
+      maxBytes: server.maxResultBytes,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
+    return { conn, tool, call };
+  }
+
+  private afterCall(serverId: string, text: string): void {
+    if (!/^ERROR: tool '.*' timed out/.test(text)) this.watch.ref(serverId)?.send({ type: 'CALL.OK' });
+  }
+
+  private emit(event: SupervisorEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.options.logger?.warn?.(`event listener threw: ${String(err)}`);
+      }
+    }
+  }
+
+  private onActorError(err: unknown): void {
+    this.options.logger?.warn?.(`supervisor actor failed: ${String(err)}; reaping every server`);
+    for (const conn of this.conns.values()) void conn.close('reaped', { immediate: true });
+  }
+}
+
+/** Creates a supervisor for a validated config; call `start()` to run it. */
+export function createSupervisor(config: SupervisorConfig, options?: SupervisorOptions): Supervisor {
+  return new Supervisor(config, options);
+}

@@ -1,0 +1,94 @@
+import type { ServerConfig, SupervisorConfig } from '../../src/supervisor/config/types.js';
+import {
+  createSupervisor,
+  type Supervisor,
+  type SupervisorOptions,
+} from '../../src/supervisor/supervisor.js';
+import type { SupervisorEvent } from '../../src/supervisor/types.js';
+import { FIXTURE } from './helpers.js';
+
+type Over = Partial<Omit<ServerConfig, 'restart'>> & {
+  restart?: Partial<Omit<ServerConfig['restart'], 'backoff'>> & {
+    backoff?: Partial<ServerConfig['restart']['backoff']>;
+  };
+};
+
+/** A fixture server config with short real timeouts, for fleet tests. */
+export function fixtureServer(id: string, args: string[] = [], over: Over = {}): ServerConfig {
+  const { restart, ...rest } = over;
+  return {
+    id,
+    command: process.execPath,
+    args: [FIXTURE, ...args],
+    cwd: process.cwd(),
+    env: {},
+    inheritEnv: [],
+    disabled: false,
+    timeouts: { startupMs: 3000, callMs: 3000, shutdownMs: 300 },
+    health: { intervalMs: 0, timeoutMs: 100, failureThreshold: 3 },
+    maxResultBytes: 65536,
+    scopesRequired: [],
+    tools: [],
+    ...rest,
+    restart: {
+      policy: restart?.policy ?? 'on-failure',
+      limit: restart?.limit ?? { maxRestarts: 5, windowMs: 60_000 },
+      backoff: {
+        initialMs: 20,
+        multiplier: 2,
+        maxMs: 200,
+        jitter: 0,
+        resetAfterMs: 60_000,
+        ...restart?.backoff,
+      },
+    },
+  };
+}
+
+/** A whole config around some servers. */
+export function fleetConfig(
+  servers: ServerConfig[],
+  supervisor: Partial<SupervisorConfig['supervisor']> = {},
+): SupervisorConfig {
+  return {
+    source: '<test>',
+    supervisor: {
+      strategy: 'one_for_one',
+      separator: '.',
+      maxResultBytes: 65536,
+      limit: { maxRestarts: 100, windowMs: 60_000 },
+      ...supervisor,
+    },
+    servers,
+  };
+}
+
+/** Creates supervisors that `reap()` stops (call it from afterEach), each with its event log. */
+export function fleets() {
+  const made: Supervisor[] = [];
+  const create = (config: SupervisorConfig, options: SupervisorOptions = {}) => {
+    const sup = createSupervisor(config, { stdinGraceMs: 100, ...options });
+    const events: SupervisorEvent[] = [];
+    sup.subscribe((e) => events.push(e));
+    made.push(sup);
+    return { sup, events };
+  };
+  const reap = async () => {
+    await Promise.all(made.splice(0).map((s) => s.stop()));
+  };
+  return { create, reap };
+}
+
+/** Resolves once `pred` holds (polling), or rejects after `ms`. */
+export async function eventually(pred: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The `state` transitions of one server, as `from>to` strings. */
+export function transitions(events: SupervisorEvent[], server: string): string[] {
+  return events.flatMap((e) => (e.type === 'state' && e.server === server ? [`${e.from}>${e.to}`] : []));
+}

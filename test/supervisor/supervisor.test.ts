@@ -1,0 +1,205 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { eventually, fixtureServer, fleetConfig, fleets, transitions } from './fleet.js';
+import { gone, tempDir } from './helpers.js';
+
+const f = fleets();
+const dirs: Array<{ cleanup(): void }> = [];
+afterEach(async () => {
+  await f.reap();
+  for (const d of dirs.splice(0)) d.cleanup();
+  expect(liveGroups()).toEqual([]);
+});
+
+describe('Supervisor with real fixture servers', () => {
+  it('starts in order, namespaces tools, routes calls, and leaves nothing after stop', async () => {
+    const { sup, events } = f.create(
+      fleetConfig([fixtureServer('alpha'), fixtureServer('beta', ['--tools', '2'])]),
+    );
+    await sup.start();
+    const status = sup.status();
+    expect(status.map((s) => [s.id, s.state])).toEqual([
+      ['alpha', 'ready'],
+      ['beta', 'ready'],
+    ]);
+    const names = sup.listTools().map((t) => t.name);
+    expect(names).toContain('alpha.echo');
+    expect(names).toContain('beta.tool_2');
+    expect(sup.listTools().find((t) => t.name === 'beta.echo')).toMatchObject({
+      server: 'beta',
+      tool: 'echo',
+    });
+    expect(await sup.callTool('beta.echo', { text: 'routed' })).toBe('routed');
+    expect(await sup.callTool('nobody.echo')).toBe("ERROR: unknown tool 'nobody.echo'");
+    expect(transitions(events, 'alpha')).toEqual([
+      'stopped>spawning',
+      'spawning>handshaking',
+      'handshaking>ready',
+    ]);
+    expect(
+      events.some((e) => e.type === 'tools' && e.server === 'beta' && e.added.includes('beta.echo')),
+    ).toBe(true);
+    const pids = status.map((s) => s.pid!);
+    await sup.stop();
+    await sup.stop();
+    for (const pid of pids) expect(await gone(pid)).toBe(true);
+    expect(sup.status().map((s) => s.state)).toEqual(['stopped', 'stopped']);
+    expect(await sup.callTool('alpha.echo')).toBe('ERROR: supervisor is stopped');
+  });
+
+  it('a crash loop reaches failed after exactly maxRestarts restarts, each after its delay', async () => {
+    const server = fixtureServer('loop', ['--exit-at-start', '1'], {
+      restart: {
+        limit: { maxRestarts: 3, windowMs: 60_000 },
+        backoff: { initialMs: 40, multiplier: 2, maxMs: 1000 },
+      },
+    });
+    const { sup, events } = f.create(fleetConfig([server]));
+    await sup.start();
+    expect(sup.status()[0]).toMatchObject({ state: 'failed', restarts: 3 });
+    const exits = events.filter((e) => e.type === 'exit');
+    expect(exits).toHaveLength(4);
+    const backoffs = events.filter((e) => e.type === 'state' && e.to === 'backoff');
+    const respawns = events.filter((e) => e.type === 'state' && e.from === 'backoff');
+    const waited = respawns.map((r, i) => r.at - backoffs[i]!.at);
+    expect(waited).toHaveLength(3);
+    [40, 80, 160].forEach((d, i) => expect(waited[i]).toBeGreaterThanOrEqual(d - 2));
+    expect(await sup.callTool('loop.echo')).toMatch(/^ERROR: server 'loop' is failed: more than 3 restarts/);
+  });
+
+  it('on-failure ignores exit 0, and never never restarts', async () => {
+    const { sup, events } = f.create(
+      fleetConfig([
+        fixtureServer('clean', ['--exit-after', '30', '--exit-code', '0']),
+        fixtureServer('temp', ['--exit-after', '30', '--exit-code', '1'], { restart: { policy: 'never' } }),
+      ]),
+    );
+    await sup.start();
+    await eventually(() => sup.status().every((s) => s.state === 'stopped'), 3000, 'both stopped');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sup.status().map((s) => s.restarts)).toEqual([0, 0]);
+    expect(events.filter((e) => e.type === 'state' && e.to === 'spawning')).toHaveLength(2);
+  });
+
+  it('always restarts even a clean exit', async () => {
+    const { sup } = f.create(
+      fleetConfig([
+        fixtureServer('again', ['--exit-after', '30', '--exit-code', '0'], { restart: { policy: 'always' } }),
+      ]),
+    );
+    await sup.start();
+    await eventually(() => sup.status()[0]!.restarts >= 2, 3000, 'two restarts');
+  });
+
+  it('detects a wedged server by failed pings and restarts it as a failure', async () => {
+    const { sup, events } = f.create(
+      fleetConfig([
+        fixtureServer('mute', ['--no-pong'], {
+          health: { intervalMs: 30, timeoutMs: 30, failureThreshold: 2 },
+        }),
+      ]),
+    );
+    await sup.start();
+    await eventually(() => transitions(events, 'mute').includes('ready>wedged'), 3000, 'wedged');
+    await eventually(() => sup.status()[0]!.restarts >= 1, 3000, 'restart');
+    const exit = events.find((e) => e.type === 'exit');
+    expect(exit).toMatchObject({ reason: 'wedged' });
+  });
+
+  it('calls during a restart wait for ready; calls in flight at a crash resolve at once', async () => {
+    const { sup } = f.create(
+      fleetConfig([fixtureServer('svc', [], { restart: { backoff: { initialMs: 100 } } })]),
+    );
+    await sup.start();
+    const hung = sup.callTool('svc.hang', {}, { timeoutMs: 20_000 });
+    const t0 = Date.now();
+    expect(await sup.callTool('svc.crash', {})).toMatch(/^ERROR: server exited \(code 1\)/);
+    expect(await hung).toMatch(/^ERROR: server exited/);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(await sup.callTool('svc.echo', { text: 'back' })).toBe('back');
+    expect(sup.status()[0]!.restarts).toBe(1);
+  });
+
+  it('200 concurrent calls across a crash all resolve', async () => {
+    const { sup } = f.create(
+      fleetConfig([fixtureServer('busy', [], { restart: { backoff: { initialMs: 10 } } })]),
+    );
+    await sup.start();
+    const calls = Array.from({ length: 200 }, (_, i) =>
+      i === 50 ? sup.callTool('busy.crash') : sup.callTool('busy.slow', { ms: i % 20 }, { timeoutMs: 5000 }),
+    );
+    const results = await Promise.all(calls);
+    expect(results).toHaveLength(200);
+    for (const r of results) expect(r === 'done' || r.startsWith('ERROR: ')).toBe(true);
+    expect(results.filter((r) => r === 'done').length).toBeGreaterThan(0);
+  });
+
+  it('stop during backoff cancels the restart', async () => {
+    const { sup, events } = f.create(
+      fleetConfig([
+        fixtureServer('slowback', ['--exit-after', '20'], { restart: { backoff: { initialMs: 5000 } } }),
+      ]),
+    );
+    await sup.start();
+    await eventually(() => sup.status()[0]!.state === 'backoff', 3000, 'backoff');
+    const t0 = Date.now();
+    await sup.stop();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(sup.status()[0]!.state).toBe('stopped');
+    expect(events.filter((e) => e.type === 'state' && e.to === 'spawning')).toHaveLength(1);
+  });
+
+  it('one_for_all restarts every sibling, rest_for_one only those after the failed one', async () => {
+    for (const [strategy, expected] of [
+      ['one_for_all', ['a', 'b', 'c']],
+      ['rest_for_one', ['b', 'c']],
+    ] as const) {
+      const { sup, events } = f.create(
+        fleetConfig([fixtureServer('a'), fixtureServer('b'), fixtureServer('c')], { strategy }),
+      );
+      await sup.start();
+      const before = sup.status().map((s) => s.pid);
+      events.length = 0;
+      await sup.callTool('b.crash');
+      await eventually(
+        () => sup.status().every((s) => s.state === 'ready') && events.length > 0,
+        3000,
+        'ready',
+      );
+      await eventually(() => sup.status().every((s) => s.state === 'ready'), 3000, 'all ready');
+      const respawned = events.flatMap((e) => (e.type === 'state' && e.to === 'spawning' ? [e.server] : []));
+      expect(respawned).toEqual(expected);
+      const after = sup.status().map((s) => s.pid);
+      expect(after[0] === before[0]).toBe(strategy === 'rest_for_one');
+      await sup.stop();
+    }
+  });
+
+  it('manual restart clears history; stopServer and startServer control one server', async () => {
+    const { sup } = f.create(fleetConfig([fixtureServer('m')]));
+    await sup.start();
+    const pid = sup.status()[0]!.pid!;
+    sup.restart('m');
+    await eventually(
+      () => sup.status()[0]!.state === 'ready' && sup.status()[0]!.pid !== pid,
+      3000,
+      'restarted',
+    );
+    sup.stopServer('m');
+    await eventually(() => sup.status()[0]!.state === 'stopped', 3000, 'stopped');
+    sup.startServer('m');
+    await eventually(() => sup.status()[0]!.state === 'ready', 3000, 'started');
+  });
+
+  it('a failed start counts even with exit code 0, and crash-first recovers', async () => {
+    const t = tempDir();
+    dirs.push(t);
+    const state = join(t.dir, 'count');
+    const { sup } = f.create(
+      fleetConfig([fixtureServer('flaky', ['--state-file', state, '--crash-first', '2'])]),
+    );
+    await sup.start();
+    expect(sup.status()[0]).toMatchObject({ state: 'ready', restarts: 2 });
+  });
+});
