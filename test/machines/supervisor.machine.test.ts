@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
-import type { ProcessActorInput } from '../../src/machines/server.machine.js';
+import type { HandshakeInput, ProcessActorInput } from '../../src/machines/server.machine.js';
 import { serverMachine, serverStateOf } from '../../src/machines/server.machine.js';
 import { type SupervisedServer, supervisorMachine } from '../../src/machines/supervisor.machine.js';
 
@@ -40,7 +40,7 @@ function harness(
       return () => {};
     },
   );
-  const handshake = fromPromise(async () => ({ tools: [] }));
+  const handshake = fromPromise<{ tools: unknown[] }, HandshakeInput>(async () => ({ tools: [] }));
   const machine = supervisorMachine.provide({
     actors: { server: serverMachine.provide({ actors: { process, handshake } }) },
   });
