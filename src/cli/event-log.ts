@@ -1,0 +1,82 @@
+import type { SupervisorLogger } from '../supervisor/supervisor.js';
+import type { SupervisorEvent } from '../supervisor/types.js';
+import { formatLogLine, type LogFormat, type LogValue } from './logfmt.js';
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+const TAIL_CHARS = 300;
+
+/** Writes structured log lines (one per record) to a stream, stderr by default: never to stdout. */
+export class EventLog {
+  constructor(
+    private readonly format: LogFormat,
+    private readonly write: (line: string) => void = (line) => void process.stderr.write(line),
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Logs one supervisor event. */
+  event(e: SupervisorEvent): void {
+    const { level, fields } = eventRecord(e);
+    this.line(level, e.at, fields);
+  }
+
+  /** Logs a message of the program itself. */
+  log(level: LogLevel, msg: string, fields: Record<string, LogValue> = {}): void {
+    this.line(level, this.now(), { event: 'log', msg, ...fields });
+  }
+
+  /** The supervisor's `logger` option, writing through this log. */
+  logger(): SupervisorLogger {
+    return { info: (m) => this.log('info', m), warn: (m) => this.log('warn', m) };
+  }
+
+  private line(level: LogLevel, at: number, fields: Record<string, LogValue>): void {
+    this.write(`${formatLogLine(this.format, { ts: new Date(at).toISOString(), level, ...fields })}\n`);
+  }
+}
+
+/** The level and fields of one event's log line. */
+export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Record<string, LogValue> } {
+  switch (e.type) {
+    case 'state':
+      return { level: 'info', fields: { event: 'state', server: e.server, from: e.from, to: e.to } };
+    case 'exit':
+      return {
+        level: e.reason === 'stopped' ? 'info' : 'warn',
+        fields: {
+          event: 'exit',
+          server: e.server,
+          code: e.code,
+          signal: e.signal,
+          reason: e.reason,
+          // A requested stop is routine: its stderr tail is noise.
+          stderr: e.reason === 'stopped' ? undefined : lastLines(e.stderrTail) || undefined,
+        },
+      };
+    case 'tools':
+      return {
+        level: 'info',
+        fields: {
+          event: 'tools',
+          server: e.server,
+          added: e.added.join(',') || undefined,
+          removed: e.removed.join(',') || undefined,
+          changed: e.changed.join(',') || undefined,
+        },
+      };
+    case 'refused':
+      return { level: 'warn', fields: { event: 'refused', server: e.server, method: e.method } };
+    case 'untrusted':
+      return { level: 'warn', fields: { event: 'untrusted', server: e.server, fingerprint: e.fingerprint } };
+    case 'notice':
+      return { level: 'warn', fields: { event: 'notice', server: e.server ?? undefined, msg: e.message } };
+    case 'escalated':
+      return { level: 'error', fields: { event: 'escalated', reason: e.reason } };
+  }
+}
+
+/** The end of a stderr tail, newlines folded, short enough for one log line. */
+export function lastLines(tail: string): string {
+  const folded = tail.trim().replace(/\s*\n\s*/g, ' | ');
+  return folded.length > TAIL_CHARS ? `…${folded.slice(-TAIL_CHARS)}` : folded;
+}

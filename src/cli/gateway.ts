@@ -1,0 +1,116 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+import type { ExposedTool } from '../supervisor/types.js';
+
+export interface GatewayOptions {
+  name: string;
+  version: string;
+  /** How long a `tools/list` waits for the fleet's first start to settle (default 10 s). */
+  listWaitMs?: number;
+  /** Quiet time before `notifications/tools/list_changed` is sent (default 50 ms). */
+  debounceMs?: number;
+  /** Told about failures to notify the client. */
+  onWarn?: (message: string) => void;
+}
+
+/**
+ * The whole fleet as one MCP server: every ready server's tools under their namespaced names, calls routed to
+ * the supervisor (content blocks and `isError` kept), and `tools/list_changed` whenever the exposed set changes.
+ */
+export class Gateway {
+  readonly server: Server;
+  private initialized = false;
+  private closed = false;
+  private announced = '';
+  private timer: NodeJS.Timeout | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly sup: Supervisor,
+    private readonly started: Promise<void>,
+    private readonly opts: GatewayOptions,
+  ) {
+    this.server = new Server(
+      { name: opts.name, version: opts.version },
+      { capabilities: { tools: { listChanged: true } } },
+    );
+    this.server.oninitialized = () => {
+      this.initialized = true;
+    };
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => {
+      await settled(this.started, this.opts.listWaitMs ?? 10_000);
+      const tools = this.sup.listTools().map(toMcpTool);
+      this.announced = JSON.stringify(tools);
+      return { tools };
+    });
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args } = request.params;
+      const result = await this.sup.callToolResult(name, args, { signal: extra.signal });
+      return result as CallToolResult;
+    });
+    this.unsubscribe = sup.subscribe((e) => {
+      if (e.type === 'tools' || e.type === 'state') this.schedule();
+    });
+  }
+
+  /** Starts answering on a transport (stdio for `serve`). */
+  connect(transport: Transport): Promise<void> {
+    return this.server.connect(transport);
+  }
+
+  /** Stops notifying and closes the MCP session. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    if (this.timer) clearTimeout(this.timer);
+    await this.server.close().catch(() => {});
+  }
+
+  // State changes are cheap to check: only a different exposed set (names or definitions) is announced.
+  private schedule(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.announce();
+    }, this.opts.debounceMs ?? 50);
+  }
+
+  private announce(): void {
+    if (this.closed || !this.initialized) return;
+    const now = JSON.stringify(this.sup.listTools().map(toMcpTool));
+    if (now === this.announced) return;
+    this.announced = now;
+    this.server.sendToolListChanged().catch((err: unknown) => {
+      this.opts.onWarn?.(
+        `could not send tools/list_changed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    });
+  }
+}
+
+/** An exposed tool as an MCP `Tool` (schemas are objects, as MCP requires). */
+export function toMcpTool(t: ExposedTool): Tool {
+  const tool: Tool = { name: t.name, inputSchema: { ...t.inputSchema, type: 'object' } };
+  if (t.description !== undefined) tool.description = t.description;
+  if (t.outputSchema !== undefined) tool.outputSchema = { ...t.outputSchema, type: 'object' };
+  return tool;
+}
+
+function settled(p: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    p.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    }).catch(() => {});
+  });
+}

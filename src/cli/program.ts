@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError } from '../supervisor/config/config-error.js';
+import { type CallFlags, callCommand } from './call.js';
+import { checkCommand } from './check.js';
+import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
+import { collectIds, type FleetFlags, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
+import { type RunFlags, runCommand } from './run.js';
+import { serveCommand } from './serve.js';
+import { trustAddCommand, trustListCommand, trustRevokeCommand } from './trust.js';
+
+/** The package version, read from the package.json next to `dist/` (and `src/`). */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** Builds the commander program; each action stores its exit code through `setCode`. */
+export function buildProgram(version: string, setCode: (code: number) => void): Command {
+  const program = new Command('mcp-supervisor')
+    .description('Supervise a fleet of MCP servers: restarts, one namespaced tool registry, a trust gate.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .exitOverride()
+    .configureOutput({ outputError: (str, write) => write(oneLine(str)) })
+    .showHelpAfterError(false);
+  program.addHelpText(
+    'after',
+    `\nExit codes: 0 ok, 1 failure (bad config, ERROR: result), 2 usage error, 130 forced by a second Ctrl-C.\nTrust store: --store <path>, else $${STORE_ENV}, else ~/.config/mcp-supervisor/trust.json.`,
+  );
+
+  fleetOptions(program.command('run'))
+    .description('run the fleet in the foreground (live table on a terminal, log lines on stderr otherwise)')
+    .argument('<config>', 'fleet config (YAML, or JSON with mcpServers)')
+    .option('--ui [port]', 'serve the live inspector on 127.0.0.1 (a free port unless given)', parsePort)
+    .option(
+      '--stately [port]',
+      'send inspection events to @statelyai/inspect (opt-in; default port 8080)',
+      parsePort,
+    )
+    .action(async (config: string, flags: RunFlags) => setCode(await runCommand(config, flags)));
+
+  fleetOptions(program.command('serve'))
+    .description('expose the whole fleet as one MCP server on stdio (stdout is protocol only)')
+    .argument('<config>', 'fleet config')
+    .action(async (config: string, flags: FleetFlags) => setCode(await serveCommand(config, flags, version)));
+
+  fleetOptions(program.command('call'))
+    .description('start the fleet, call one tool, print the flattened result, stop')
+    .argument('<config>', 'fleet config')
+    .argument('<tool>', 'namespaced tool name, e.g. notes.add_note')
+    .argument('[json-args]', 'arguments as a JSON object')
+    .option('--timeout <duration>', "call timeout (ms, or 5s, 1m); default: the server's timeouts.call")
+    .option('-v, --verbose', 'log every transition on stderr, not only warnings')
+    .action(async (config: string, tool: string, args: string | undefined, flags: CallFlags) =>
+      setCode(await callCommand(config, tool, args, flags)),
+    );
+
+  program
+    .command('check')
+    .description('validate a config without starting anything')
+    .argument('<config>', 'fleet config')
+    .action(async (config: string) => setCode(await checkCommand(config)));
+
+  const trust = program
+    .command('trust')
+    .description('manage the trust store (approved server command lines)');
+  trust
+    .command('list')
+    .description('list trusted servers')
+    .option('--store <path>', 'trust store file')
+    .action(async (flags: { store?: string }) => setCode(await trustListCommand(flags.store)));
+  trust
+    .command('add')
+    .description("trust a server's current command line without starting it")
+    .argument('<config>', 'fleet config')
+    .argument('<id>', 'server id')
+    .option('--store <path>', 'trust store file')
+    .action(async (config: string, id: string, flags: { store?: string }) =>
+      setCode(await trustAddCommand(config, id, flags.store)),
+    );
+  trust
+    .command('revoke')
+    .description('forget a server, so its next start asks again')
+    .argument('<id>', 'server id')
+    .option('--store <path>', 'trust store file')
+    .action(async (id: string, flags: { store?: string }) =>
+      setCode(await trustRevokeCommand(id, flags.store)),
+    );
+  return program;
+}
+
+function fleetOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--trust <id>',
+      'start this server without asking (repeatable, or a,b)',
+      collectIds,
+      [] as string[],
+    )
+    .option('--trust-all', 'start every server without asking (and remember them)')
+    .option(
+      '--store <path>',
+      `trust store file (default $${STORE_ENV} or ~/.config/mcp-supervisor/trust.json)`,
+    )
+    .addOption(
+      new Option('--log-format <format>', 'log lines on stderr: logfmt or json')
+        .default('logfmt')
+        .argParser(parseLogFormat),
+    );
+}
+
+/**
+ * Runs the program on `argv` and resolves its exit code. Every failure becomes one line on stderr (a config's
+ * located problems, one per line) and exit 1; a wrong command line exits 2. Never prints a stack trace.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram(packageVersion(), (c) => {
+    code = c;
+  });
+  if (argv.length <= 2) {
+    process.stderr.write(program.helpInformation());
+    return EXIT_USAGE;
+  }
+  try {
+    await program.parseAsync([...argv]);
+    return code;
+  } catch (err) {
+    return report(err);
+  }
+}
+
+function report(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // Commander already printed its line; asked-for help and version succeed, help for a bare group is usage.
+    const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version';
+    return ok ? 0 : EXIT_USAGE;
+  }
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    return EXIT_FAILURE;
+  }
+  if (err instanceof CliError) {
+    process.stderr.write(`mcp-supervisor: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`mcp-supervisor: internal error: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  if (process.env['MCP_SUPERVISOR_DEBUG'] && err instanceof Error && err.stack)
+    process.stderr.write(`${err.stack}\n`);
+  return EXIT_FAILURE;
+}
+
+/** Commander's messages (`error: …\n(Did you mean …?)`) folded into one line with the program's prefix. */
+function oneLine(text: string): string {
+  return `mcp-supervisor: ${text
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()}\n`;
+}

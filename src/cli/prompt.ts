@@ -1,0 +1,39 @@
+import { createInterface } from 'node:readline';
+import type { ApprovalRequest } from '../supervisor/types.js';
+import type { AskFn } from './approval.js';
+import { describeRequest } from './approval.js';
+
+export interface PromptHooks {
+  /** Called before the question is shown (the live table steps aside). */
+  before?: () => void;
+  /** Called after the answer. */
+  after?: () => void;
+  /** Ctrl-C at the prompt: the answer is no, and the program shuts down. */
+  onInterrupt?: () => void;
+}
+
+/** An interactive yes/no on the terminal (node:readline on stdin, text on stderr); anything but y/yes is no. */
+export function terminalAsk(hooks: PromptHooks = {}): AskFn {
+  return (request: ApprovalRequest) =>
+    new Promise<boolean>((resolve) => {
+      hooks.before?.();
+      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+      let settled = false;
+      const finish = (yes: boolean) => {
+        if (settled) return;
+        settled = true;
+        rl.close();
+        hooks.after?.();
+        resolve(yes);
+      };
+      rl.on('SIGINT', () => {
+        process.stderr.write('\n');
+        finish(false);
+        hooks.onInterrupt?.();
+      });
+      rl.on('close', () => finish(false));
+      process.stderr.write(`\n${describeRequest(request).join('\n')}\n`);
+      const verb = request.kind === 'tools' ? 'Accept these tools' : 'Trust and start it';
+      rl.question(`${verb}? [y/N] `, (answer) => finish(/^y(es)?$/i.test(answer.trim())));
+    });
+}

@@ -1,0 +1,114 @@
+import { serverMachine } from '../machines/server.machine.js';
+import { createSupervisor, type Supervisor } from '../supervisor/supervisor.js';
+import { createApprove } from './approval.js';
+import { checkServerIds, readConfigFile } from './config-file.js';
+import { CliError, EXIT_FAILURE } from './errors.js';
+import { type FleetFlags, trustStorePath } from './fleet-options.js';
+import { terminalAsk } from './prompt.js';
+import { lineReporter, type Reporter, tableReporter } from './reporter.js';
+import { handleShutdownSignals } from './shutdown.js';
+import { type StatelyHook, startStately } from './stately.js';
+import { toStatechart } from './ui/statechart.js';
+import { startUiServer, type UiServer } from './ui/ui-server.js';
+
+export interface RunFlags extends FleetFlags {
+  /** `--ui [port]`: true without a port (a free one is picked). */
+  ui?: true | number;
+  /** `--stately [port]`: true without a port (8080, the inspector's default). */
+  stately?: true | number;
+}
+
+/**
+ * `run`: the fleet in the foreground until a signal. A live table on a terminal, structured lines on stderr
+ * otherwise; resolves the exit code once everything is stopped.
+ */
+export async function runCommand(configPath: string, flags: RunFlags): Promise<number> {
+  const config = await readConfigFile(configPath);
+  checkServerIds(config, flags.trust, '--trust');
+  const tty = Boolean(process.stderr.isTTY);
+  const interactive = tty && Boolean(process.stdin.isTTY);
+  let sup: Supervisor | undefined;
+  const reporter: Reporter = tty
+    ? tableReporter(process.stderr, () => sup?.status() ?? [])
+    : lineReporter(flags.logFormat);
+  let stately: StatelyHook | undefined;
+  let ui: UiServer | undefined;
+  let finish: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  let stopping: Promise<void> | undefined;
+  const shutdown = (code: number) => {
+    stopping ??= (async () => {
+      reporter.log('info', 'stopping');
+      await sup?.stop();
+      await ui?.close();
+      stately?.stop();
+      reporter.log('info', 'stopped');
+      reporter.stop();
+      finish(code);
+    })();
+  };
+  const removeSignals = handleShutdownSignals(() => shutdown(0));
+  try {
+    if (flags.stately !== undefined) {
+      stately = await startStately(flags.stately === true ? 8080 : flags.stately);
+      reporter.log('info', `stately inspector: ${stately.url}`, { url: stately.url });
+    }
+    const approve = createApprove({
+      trustAll: Boolean(flags.trustAll),
+      trustIds: flags.trust,
+      ask: interactive
+        ? terminalAsk({ before: reporter.suspend, after: reporter.resume, onInterrupt: () => shutdown(0) })
+        : undefined,
+      onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
+    });
+    const fleet = createSupervisor(config, {
+      approve,
+      trustStore: trustStorePath(flags.store),
+      logger: reporter.logger(),
+      ...(stately ? { inspect: stately.inspect } : {}),
+    });
+    sup = fleet;
+    fleet.subscribe((e) => {
+      reporter.event(e);
+      if (e.type === 'escalated') shutdown(EXIT_FAILURE);
+    });
+    if (flags.ui !== undefined) {
+      ui = await startUi(fleet, flags.ui === true ? 0 : flags.ui);
+      if (!tty) reporter.log('info', `inspector UI at ${ui.url}`, { url: ui.url });
+      else process.stderr.write(`inspector UI at ${ui.url}\n`);
+    }
+    reporter.header([
+      `mcp-supervisor run ${config.source}: ${config.servers.length} server(s)${ui ? `, UI ${ui.url}` : ''} (Ctrl-C to stop)`,
+    ]);
+    reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
+    if (!stopping) await fleet.start();
+    if (!stopping) reporter.log('info', 'started');
+    return await done;
+  } catch (err) {
+    shutdown(EXIT_FAILURE);
+    await done;
+    throw err;
+  } finally {
+    removeSignals();
+  }
+}
+
+async function startUi(sup: Supervisor, port: number): Promise<UiServer> {
+  try {
+    return await startUiServer(
+      {
+        status: () => sup.status(),
+        subscribe: (l) => sup.subscribe(l),
+        statechart: toStatechart(serverMachine),
+      },
+      { port },
+    );
+  } catch (err) {
+    throw new CliError(
+      'ui_failed',
+      `cannot start the UI: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import { inspect } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createSupervisor } from '../supervisor/supervisor.js';
+import { createApprove } from './approval.js';
+import { checkServerIds, readConfigFile } from './config-file.js';
+import { type FleetFlags, trustStorePath } from './fleet-options.js';
+import { Gateway } from './gateway.js';
+import { lineReporter } from './reporter.js';
+import { handleShutdownSignals } from './shutdown.js';
+
+/**
+ * `serve`: the fleet as one MCP server on stdio. Stdout carries the protocol and nothing else; every log line
+ * goes to stderr. Ends (exit 0) when the client closes stdin, or on SIGINT/SIGTERM.
+ */
+export async function serveCommand(configPath: string, flags: FleetFlags, version: string): Promise<number> {
+  keepStdoutForProtocol();
+  const config = await readConfigFile(configPath);
+  checkServerIds(config, flags.trust, '--trust');
+  const reporter = lineReporter(flags.logFormat);
+  // stdin is the protocol, so nobody can be asked: only the flags (or the trust store) let a server start.
+  const approve = createApprove({
+    trustAll: Boolean(flags.trustAll),
+    trustIds: flags.trust,
+    onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
+  });
+  const sup = createSupervisor(config, {
+    approve,
+    trustStore: trustStorePath(flags.store),
+    logger: reporter.logger(),
+  });
+  sup.subscribe((e) => reporter.event(e));
+  reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
+  const started = sup.start();
+  const gateway = new Gateway(sup, started, {
+    name: 'mcp-supervisor',
+    version,
+    onWarn: (m) => reporter.log('warn', m),
+  });
+
+  let finish: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  let stopping = false;
+  const shutdown = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    reporter.log('info', 'stopping', { why });
+    void (async () => {
+      await gateway.close();
+      await sup.stop();
+      process.stdin.destroy();
+      reporter.log('info', 'stopped');
+      finish(0);
+    })();
+  };
+  const removeSignals = handleShutdownSignals((signal) => shutdown(signal));
+  process.stdin.once('end', () => shutdown('stdin closed'));
+  process.stdin.once('close', () => shutdown('stdin closed'));
+  process.stdout.on('error', () => shutdown('stdout closed'));
+  gateway.server.onclose = () => shutdown('transport closed');
+  try {
+    await gateway.connect(new StdioServerTransport());
+    await started;
+    if (!stopping) reporter.log('info', 'started', { tools: sup.listTools().length });
+    return await done;
+  } finally {
+    removeSignals();
+  }
+}
+
+/** Anything in this process that would print to stdout (console.log in a dependency) goes to stderr instead. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.table = toStderr;
+  console.dir = (item: unknown) => console.error(inspect(item));
+}

@@ -1,0 +1,38 @@
+import { reapAll } from '../supervisor/process-ledger.js';
+import { EXIT_INTERRUPTED } from './errors.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Installs the program's signal handling: the first SIGINT/SIGTERM/SIGHUP runs `graceful` once; a second one
+ * SIGKILLs every process group at once and exits 130. Whatever happens, the `exit` hook reaps what is left.
+ * Returns a function that removes the handlers.
+ */
+export function handleShutdownSignals(graceful: (signal: NodeJS.Signals) => void): () => void {
+  let seen = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!seen) {
+      seen = true;
+      graceful(signal);
+      return;
+    }
+    reapAll();
+    process.exit(EXIT_INTERRUPTED);
+  };
+  const onExit = () => void reapAll();
+  for (const s of SIGNALS) process.on(s, onSignal);
+  process.on('exit', onExit);
+  return () => {
+    for (const s of SIGNALS) process.off(s, onSignal);
+    process.off('exit', onExit);
+  };
+}
+
+/**
+ * Ends the program with `code` once the event loop drains; if anything (an inspector retrying a socket, a stray
+ * timer) still holds it after `graceMs`, exits anyway. The fallback timer itself never keeps the process alive.
+ */
+export function exitSoon(code: number, graceMs = 1500): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), graceMs).unref();
+}

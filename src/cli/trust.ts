@@ -1,0 +1,81 @@
+import type { SupervisorConfig } from '../supervisor/config/types.js';
+import { computeFingerprint } from '../supervisor/trust/fingerprint.js';
+import { TrustStoreError } from '../supervisor/trust/trust-error.js';
+import { TrustStore } from '../supervisor/trust/trust-store.js';
+import { displayCommand } from './approval.js';
+import { checkServerIds, readConfigFile } from './config-file.js';
+import { CliError } from './errors.js';
+import { trustStorePath } from './fleet-options.js';
+
+type Write = (s: string) => void;
+const out: Write = (s) => void process.stdout.write(s);
+
+/** `trust list`: every trusted server with its fingerprint, approval time, command line and pinned tools. */
+export async function trustListCommand(store: string | undefined, write: Write = out): Promise<number> {
+  const ts = await openStore(store);
+  const records = ts.list();
+  if (records.length === 0) {
+    write(`no trusted servers in ${ts.path}\n`);
+    return 0;
+  }
+  const width = Math.max(2, ...records.map((r) => r.id.length));
+  write(`${'ID'.padEnd(width)}  FINGERPRINT   APPROVED                  TOOLS  COMMAND\n`);
+  for (const r of records) {
+    const tools = r.tools === undefined ? '-' : String(Object.keys(r.tools).length);
+    const cmd = displayCommand(r.facts.command, r.facts.args);
+    write(
+      `${r.id.padEnd(width)}  ${r.fingerprint.slice(0, 12)}  ${r.approvedAt.padEnd(24)}  ${tools.padEnd(5)}  ${cmd}\n`,
+    );
+  }
+  write(`(${records.length} in ${ts.path})\n`);
+  return 0;
+}
+
+/** `trust add <config> <id>`: trusts the server's current command line without starting it. */
+export async function trustAddCommand(
+  configPath: string,
+  id: string,
+  store: string | undefined,
+  write: Write = out,
+): Promise<number> {
+  const config = await readConfigFile(configPath);
+  checkServerIds(config, [id], 'trust add');
+  const server = serverOf(config, id);
+  const ts = await openStore(store);
+  const { fingerprint, facts } = await computeFingerprint(server);
+  await guard(() => ts.approve(id, fingerprint, facts));
+  write(`trusted '${id}' (${fingerprint.slice(0, 12)}): ${displayCommand(server.command, server.args)}\n`);
+  return 0;
+}
+
+/** `trust revoke <id>`: forgets a server, so its next start asks again. */
+export async function trustRevokeCommand(
+  id: string,
+  store: string | undefined,
+  write: Write = out,
+): Promise<number> {
+  const ts = await openStore(store);
+  const removed = await guard(() => ts.revoke(id));
+  if (!removed) throw new CliError('trust_store', `'${id}' is not in the trust store ${ts.path}`);
+  write(`revoked '${id}'\n`);
+  return 0;
+}
+
+function serverOf(config: SupervisorConfig, id: string) {
+  return config.servers.find((s) => s.id === id)!;
+}
+
+async function openStore(flag: string | undefined): Promise<TrustStore> {
+  return guard(() => TrustStore.open(trustStorePath(flag)));
+}
+
+// Store failures (corrupt file, permissions) are the user's to fix: one line, no stack.
+async function guard<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (err instanceof TrustStoreError)
+      throw new CliError('trust_store', `trust store ${err.path}: ${err.message}`);
+    throw err;
+  }
+}
