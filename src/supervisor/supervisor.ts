@@ -1,5 +1,5 @@
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
-import { serverMachine, serverStateOf } from '../machines/server.machine.js';
+import { serverMachine } from '../machines/server.machine.js';
 import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
 import { checkScopes } from '../registry/scopes.js';
 import { FramePool } from '../workers/frame-pool.js';

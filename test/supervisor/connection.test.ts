@@ -34,7 +34,7 @@ describe('McpConnection against the real fixture', () => {
     expect(await callToolText(conn, 'echo', { text: 'hi' }, call)).toBe('hi');
     const seen = readLog(log);
     expect(seen[0]).toMatchObject({ id: 0, method: 'initialize' });
-    expect((seen[0]?.params as { capabilities: object }).capabilities).toEqual({});
+    expect((seen[0]?.params as { capabilities?: object } | undefined)?.capabilities).toEqual({});
     expect(seen[1]).toMatchObject({ method: 'notifications/initialized' });
   });
 
@@ -186,7 +186,7 @@ describe('McpConnection against the real fixture', () => {
     await conn.initialize();
     const text = await callToolText(conn, 'roots', {}, call);
     expect(JSON.parse(text)).toEqual({ result: { roots: [{ uri: 'file:///srv/data', name: 'data' }] } });
-    expect((readLog(log)[0]?.params as { capabilities: object }).capabilities).toEqual({
+    expect((readLog(log)[0]?.params as { capabilities?: object } | undefined)?.capabilities).toEqual({
       roots: { listChanged: false },
     });
   });

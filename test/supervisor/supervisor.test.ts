@@ -64,7 +64,7 @@ describe('Supervisor with real fixture servers', () => {
     const respawns = events.filter((e) => e.type === 'state' && e.from === 'backoff');
     const waited = respawns.map((r, i) => r.at - backoffs[i]!.at);
     expect(waited).toHaveLength(3);
-    [40, 80, 160].forEach((d, i) => expect(waited[i]).toBeGreaterThanOrEqual(d - 2));
+    for (const [i, d] of [40, 80, 160].entries()) expect(waited[i]).toBeGreaterThanOrEqual(d - 2);
     expect(await sup.callTool('loop.echo')).toMatch(/^ERROR: server 'loop' is failed: more than 3 restarts/);
   });
 
