@@ -3,10 +3,11 @@ import { createSupervisor } from '../supervisor/supervisor.js';
 import { createApprove } from './approval.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, usageError } from './errors.js';
-import { type FleetFlags, trustStorePath } from './fleet-options.js';
+import type { FleetFlags } from './fleet-options.js';
 import { terminalAsk } from './prompt.js';
 import { lineReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
+import { trustStorePath } from './store-path.js';
 
 export interface CallFlags extends FleetFlags {
   timeout?: string;

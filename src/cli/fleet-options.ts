@@ -1,5 +1,4 @@
 import { InvalidArgumentError } from 'commander';
-import { defaultTrustStorePath } from '../supervisor/trust/trust-store.js';
 import type { LogFormat } from './logfmt.js';
 
 /** The flags `run`, `serve` and `call` share. */
@@ -12,11 +11,6 @@ export interface FleetFlags {
 
 /** The env var that points every command at another trust store (tests, CI, per-project stores). */
 export const STORE_ENV = 'MCP_SUPERVISOR_TRUST_STORE';
-
-/** The trust store file: `--store`, else `$MCP_SUPERVISOR_TRUST_STORE`, else the per-user default. */
-export function trustStorePath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return flag ?? (env[STORE_ENV] || defaultTrustStorePath(env));
-}
 
 /** Commander collector for a repeatable `--trust <id>` that also takes `a,b`. */
 export function collectIds(value: string, previous: string[]): string[] {

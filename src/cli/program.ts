@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError } from '../supervisor/config/config-error.js';
-import { type CallFlags, callCommand } from './call.js';
-import { checkCommand } from './check.js';
+import type { CallFlags } from './call.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { collectIds, type FleetFlags, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
-import { type RunFlags, runCommand } from './run.js';
-import { serveCommand } from './serve.js';
-import { trustAddCommand, trustListCommand, trustRevokeCommand } from './trust.js';
+import type { RunFlags } from './run.js';
 
 /** The package version, read from the package.json next to `dist/` (and `src/`). */
 export function packageVersion(): string {
@@ -17,7 +13,10 @@ export function packageVersion(): string {
   return pkg.version;
 }
 
-/** Builds the commander program; each action stores its exit code through `setCode`. */
+/**
+ * Builds the commander program; each action stores its exit code through `setCode`. Command modules are
+ * imported when their command runs, so `--help` and `--version` do not load the whole runtime.
+ */
 export function buildProgram(version: string, setCode: (code: number) => void): Command {
   const program = new Command('mcp-supervisor')
     .description('Supervise a fleet of MCP servers: restarts, one namespaced tool registry, a trust gate.')
@@ -40,12 +39,16 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
       'send inspection events to @statelyai/inspect (opt-in; default port 8080)',
       parsePort,
     )
-    .action(async (config: string, flags: RunFlags) => setCode(await runCommand(config, flags)));
+    .action(async (config: string, flags: RunFlags) =>
+      setCode(await (await import('./run.js')).runCommand(config, flags)),
+    );
 
   fleetOptions(program.command('serve'))
     .description('expose the whole fleet as one MCP server on stdio (stdout is protocol only)')
     .argument('<config>', 'fleet config')
-    .action(async (config: string, flags: FleetFlags) => setCode(await serveCommand(config, flags, version)));
+    .action(async (config: string, flags: FleetFlags) =>
+      setCode(await (await import('./serve.js')).serveCommand(config, flags, version)),
+    );
 
   fleetOptions(program.command('call'))
     .description('start the fleet, call one tool, print the flattened result, stop')
@@ -55,14 +58,14 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .option('--timeout <duration>', "call timeout (ms, or 5s, 1m); default: the server's timeouts.call")
     .option('-v, --verbose', 'log every transition on stderr, not only warnings')
     .action(async (config: string, tool: string, args: string | undefined, flags: CallFlags) =>
-      setCode(await callCommand(config, tool, args, flags)),
+      setCode(await (await import('./call.js')).callCommand(config, tool, args, flags)),
     );
 
   program
     .command('check')
     .description('validate a config without starting anything')
     .argument('<config>', 'fleet config')
-    .action(async (config: string) => setCode(await checkCommand(config)));
+    .action(async (config: string) => setCode(await (await import('./check.js')).checkCommand(config)));
 
   const trust = program
     .command('trust')
@@ -71,7 +74,9 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .command('list')
     .description('list trusted servers')
     .option('--store <path>', 'trust store file')
-    .action(async (flags: { store?: string }) => setCode(await trustListCommand(flags.store)));
+    .action(async (flags: { store?: string }) =>
+      setCode(await (await import('./trust.js')).trustListCommand(flags.store)),
+    );
   trust
     .command('add')
     .description("trust a server's current command line without starting it")
@@ -79,7 +84,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .argument('<id>', 'server id')
     .option('--store <path>', 'trust store file')
     .action(async (config: string, id: string, flags: { store?: string }) =>
-      setCode(await trustAddCommand(config, id, flags.store)),
+      setCode(await (await import('./trust.js')).trustAddCommand(config, id, flags.store)),
     );
   trust
     .command('revoke')
@@ -87,7 +92,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .argument('<id>', 'server id')
     .option('--store <path>', 'trust store file')
     .action(async (id: string, flags: { store?: string }) =>
-      setCode(await trustRevokeCommand(id, flags.store)),
+      setCode(await (await import('./trust.js')).trustRevokeCommand(id, flags.store)),
     );
   return program;
 }
@@ -129,16 +134,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv]);
     return code;
   } catch (err) {
-    return report(err);
+    return await report(err);
   }
 }
 
-function report(err: unknown): number {
+async function report(err: unknown): Promise<number> {
   if (err instanceof CommanderError) {
     // Commander already printed its line; asked-for help and version succeed, help for a bare group is usage.
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version';
     return ok ? 0 : EXIT_USAGE;
   }
+  const { ConfigError } = await import('../supervisor/config/config-error.js');
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);
     return EXIT_FAILURE;

@@ -3,11 +3,12 @@ import { createSupervisor, type Supervisor } from '../supervisor/supervisor.js';
 import { createApprove } from './approval.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
-import { type FleetFlags, trustStorePath } from './fleet-options.js';
+import type { FleetFlags } from './fleet-options.js';
 import { terminalAsk } from './prompt.js';
 import { lineReporter, type Reporter, tableReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { type StatelyHook, startStately } from './stately.js';
+import { trustStorePath } from './store-path.js';
 import { toStatechart } from './ui/statechart.js';
 import { startUiServer, type UiServer } from './ui/ui-server.js';
 

@@ -3,10 +3,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createSupervisor } from '../supervisor/supervisor.js';
 import { createApprove } from './approval.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
-import { type FleetFlags, trustStorePath } from './fleet-options.js';
+import type { FleetFlags } from './fleet-options.js';
 import { Gateway } from './gateway.js';
 import { lineReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
+import { trustStorePath } from './store-path.js';
 
 /**
  * `serve`: the fleet as one MCP server on stdio. Stdout carries the protocol and nothing else; every log line

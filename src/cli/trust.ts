@@ -5,7 +5,7 @@ import { TrustStore } from '../supervisor/trust/trust-store.js';
 import { displayCommand } from './approval.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { CliError } from './errors.js';
-import { trustStorePath } from './fleet-options.js';
+import { trustStorePath } from './store-path.js';
 
 type Write = (s: string) => void;
 const out: Write = (s) => void process.stdout.write(s);

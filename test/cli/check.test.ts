@@ -1,0 +1,92 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliProcesses, ensureBuilt, ROOT } from './helpers.js';
+
+const cli = cliProcesses();
+beforeAll(ensureBuilt, 120_000);
+afterEach(cli.reap);
+
+describe('mcp-supervisor check', () => {
+  it('summarizes a good config (command, restart policy, strategy) and spawns nothing', async () => {
+    const dir = cli.tempDir();
+    const marker = join(dir, 'spawned');
+    const path = join(dir, 'fleet.yaml');
+    writeFileSync(
+      path,
+      [
+        'supervisor: { strategy: rest_for_one }',
+        'servers:',
+        '  marker:',
+        `    command: ${JSON.stringify(process.execPath)}`,
+        `    args: ["-e", ${JSON.stringify(`require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`)}]`,
+        '    restart: { policy: always, backoff: { initial: 250ms, multiplier: 3, max: 9s }, limit: { maxRestarts: 4, window: 30s } }',
+        '  off:',
+        '    command: srv',
+        '    disabled: true',
+        '    restart: never',
+        '',
+      ].join('\n'),
+    );
+    const r = await cli.runCli(['check', path]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      `${path}: ok, 2 server(s), strategy rest_for_one, separator ".", limit 20 restarts in 1m00s`,
+    );
+    expect(lines[1]).toMatch(/^ {2}marker {2}\S*node -e /);
+    expect(lines[2]).toContain('restart always, backoff 250ms x3 up to 9s, limit 4 in 30s');
+    expect(lines[3]).toBe('  off     srv  (disabled)');
+    expect(lines[4]).toContain('restart never');
+    // The command would have written the marker had anything been spawned.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('accepts the demo config', async () => {
+    const r = await cli.runCli(['check', 'examples/demo.yaml']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^examples\/demo\.yaml: ok, 3 server\(s\)/);
+    for (const id of ['notes', 'flaky', 'slow'])
+      expect(r.stdout).toMatch(new RegExp(`^ {2}${id} +node ${id}\\.mjs`, 'm'));
+  });
+
+  it('prints every located problem of a bad config, one per line, and exits 1', async () => {
+    const dir = cli.tempDir();
+    const path = join(dir, 'bad.yaml');
+    writeFileSync(
+      path,
+      [
+        'supervisor:',
+        '  strategy: one_for_some',
+        'servers:',
+        '  Bad_Id:',
+        '    command: node',
+        '  ok:',
+        '    args: [x]',
+        '',
+      ].join('\n'),
+    );
+    const r = await cli.runCli(['check', path]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      [
+        `${path}:2:3 supervisor.strategy: expected one of: one_for_one, one_for_all, rest_for_one`,
+        `${path}:4:3 servers.Bad_Id: invalid server id "Bad_Id": expected [a-z][a-z0-9_-]* (lower-case letters, digits, _ and -, starting with a letter)`,
+        `${path}:6:3 servers.ok.command: missing (required)`,
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names a missing file in one line with exit 2', async () => {
+    const r = await cli.runCli(['check', join(ROOT, 'no-such-dir', 'fleet.yaml')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^mcp-supervisor: cannot read config '.*no-such-dir\/fleet\.yaml': no such file\n$/,
+    );
+  });
+});
