@@ -23,8 +23,6 @@ export interface ChildBook {
   history: RestartHistory;
   readySince: number | null;
   intent: ChildIntent;
-  /** Its restart timer fired while it was still stopping (a slow sibling): start it as soon as it exits. */
-  due: boolean;
   /** Total restarts over the supervisor's life, for status(). */
   restarts: number;
 }
@@ -35,6 +33,11 @@ export interface Books {
   limit: LimitConfig;
   global: RestartHistory;
   children: Record<string, ChildBook>;
+  /**
+   * Group restarts (one_for_all, rest_for_one) waiting to happen, keyed by the server whose failure started them:
+   * members start together, in file order, once the delay passed and every member has exited.
+   */
+  groups: Record<string, { members: string[]; due: boolean }>;
   escalated: boolean;
 }
 
@@ -43,6 +46,8 @@ export type Step =
   | { kind: 'halt'; id: string }
   | { kind: 'give-up'; id: string; why: string }
   | { kind: 'start'; id: string }
+  /** Start it if it still waits in backoff (a stop since then wins). */
+  | { kind: 'start-if-waiting'; id: string }
   | { kind: 'restart-later'; id: string }
   | { kind: 'stop'; id: string; reason: string }
   | { kind: 'schedule'; id: string; delayMs: number }
@@ -62,7 +67,6 @@ export function newChildBook(
     history: emptyHistory(),
     readySince: null,
     intent: null,
-    due: false,
     restarts: 0,
   };
 }
@@ -91,16 +95,18 @@ export function decideExit(
   });
 
   if (child.intent === 'stop' || books.escalated) {
-    set(id, { intent: null, readySince: null, due: false });
+    set(id, { intent: null, readySince: null });
     return done([{ kind: 'halt', id }]);
   }
   if (child.intent === 'manual-restart') {
-    set(id, { intent: null, readySince: null, due: false });
+    set(id, { intent: null, readySince: null });
     return done([{ kind: 'start', id }]);
   }
   if (child.intent === 'group-restart') {
-    set(id, { intent: null, readySince: null, due: false });
-    return done([child.due ? { kind: 'start', id } : { kind: 'restart-later', id }]);
+    set(id, { readySince: null });
+    const steps: Step[] = [{ kind: 'restart-later', id }];
+    const released = releaseGroups({ ...books, children }, (cid) => cid !== id && running(cid));
+    return { books: released.books, steps: [...steps, ...released.steps] };
   }
 
   const history = resetIfStable(child.history, child.readySince, now, child.backoff.resetAfterMs);
@@ -122,19 +128,56 @@ export function decideExit(
   const delayMs = restartDelay(local.history.n, child.backoff, random);
   const { stop, start } = restartSet(books.strategy, books.order, id);
   const steps: Step[] = [];
+  const members: string[] = [];
   for (const sid of stop) {
     if (sid === id || !running(sid)) continue;
-    set(sid, { intent: 'group-restart', due: false });
+    // A temporary (`never`) sibling is stopped with the rest but not brought back by someone else's failure, as in OTP.
+    set(sid, { intent: children[sid]!.policy === 'never' ? 'stop' : 'group-restart' });
     steps.push({ kind: 'stop', id: sid, reason: 'sibling_restart' });
   }
+  for (const sid of start) if (sid === id || children[sid]!.intent === 'group-restart') members.push(sid);
   steps.push({ kind: 'restart-later', id });
-  for (const sid of start) {
-    const sib = children[sid]!;
-    // A temporary (`never`) sibling is not brought back by someone else's failure, as in OTP.
-    if (sid !== id && (sib.policy === 'never' || sib.intent !== 'group-restart')) continue;
-    steps.push({ kind: 'schedule', id: sid, delayMs });
+  steps.push({ kind: 'schedule', id, delayMs });
+  const groups = members.length > 1 ? { ...books.groups, [id]: { members, due: false } } : books.groups;
+  return done(steps, { global: global.history, groups });
+}
+
+/** The restart timer of `id` fired: start it, or mark its group due and start the group if everyone has exited. */
+export function restartDue(
+  books: Books,
+  id: string,
+  running: (id: string) => boolean,
+): { books: Books; steps: Step[] } {
+  const group = books.groups[id];
+  if (!group) return { books, steps: [{ kind: 'start-if-waiting', id }] };
+  return releaseGroups({ ...books, groups: { ...books.groups, [id]: { ...group, due: true } } }, running);
+}
+
+/** Starts every due group whose members have all exited, members in file order. */
+function releaseGroups(books: Books, running: (id: string) => boolean): { books: Books; steps: Step[] } {
+  const groups = { ...books.groups };
+  const children = { ...books.children };
+  const steps: Step[] = [];
+  for (const [key, group] of Object.entries(books.groups)) {
+    if (!group.due || group.members.some(running)) continue;
+    delete groups[key];
+    for (const member of group.members) {
+      if (member !== key && children[member]?.intent !== 'group-restart') continue;
+      children[member] = { ...children[member]!, intent: null };
+      steps.push({ kind: 'start-if-waiting', id: member });
+    }
   }
-  return done(steps, { global: global.history });
+  return { books: { ...books, groups, children }, steps };
+}
+
+/** Forgets a server in every pending group (it was stopped or restarted by hand). */
+export function leaveGroups(books: Books, id: string): Books {
+  const groups: Books['groups'] = {};
+  for (const [key, g] of Object.entries(books.groups)) {
+    if (key === id) continue;
+    groups[key] = { ...g, members: g.members.filter((m) => m !== id) };
+  }
+  return { ...books, groups };
 }
 
 /** Stops everything in reverse order and marks the supervisor as escalated. */
@@ -146,11 +189,11 @@ export function escalate(
   const children = { ...books.children };
   const steps: Step[] = [{ kind: 'escalate', why }];
   for (const cid of [...books.order].reverse()) {
-    children[cid] = { ...children[cid]!, intent: cid === failedId ? null : 'stop', due: false };
+    children[cid] = { ...children[cid]!, intent: cid === failedId ? null : 'stop' };
     steps.push({ kind: 'cancel', id: cid });
     steps.push(
       cid === failedId ? { kind: 'give-up', id: cid, why } : { kind: 'stop', id: cid, reason: 'escalated' },
     );
   }
-  return { books: { ...books, escalated: true, children }, steps };
+  return { books: { ...books, escalated: true, children, groups: {} }, steps };
 }

@@ -11,7 +11,14 @@ import {
   type ServerParentEvent,
   serverMachine,
 } from './server.machine.js';
-import { type Books, decideExit, newChildBook, type Step } from './supervisor-decisions.js';
+import {
+  type Books,
+  decideExit,
+  leaveGroups,
+  newChildBook,
+  restartDue,
+  type Step,
+} from './supervisor-decisions.js';
 
 /** A server as the supervisor machine needs to know it. */
 export interface SupervisedServer extends MachineServerConfig {
@@ -79,6 +86,7 @@ export const supervisorMachine = setup({
         limit: input.limit,
         global: { times: [], n: 0 },
         children,
+        groups: {},
         escalated: false,
       },
       refs,
@@ -102,21 +110,20 @@ export const supervisorMachine = setup({
       actions: enqueueActions(({ context, enqueue }) => {
         const children = { ...context.books.children };
         for (const id of [...context.books.order].reverse()) {
-          children[id] = { ...children[id]!, intent: 'stop', due: false };
+          children[id] = { ...children[id]!, intent: 'stop' };
           enqueue.cancel(timerId(id));
           enqueue.sendTo(context.refs[id]!, { type: 'STOP', reason: 'stopped' });
         }
-        enqueue.assign({ books: { ...context.books, children } });
+        enqueue.assign({ books: { ...context.books, children, groups: {} } });
       }),
     },
     START: {
       actions: enqueueActions(({ context, event, enqueue }) => {
         const child = context.books.children[event.id];
         if (!child) return;
-        const books = withChild(context.books, event.id, {
+        const books = withChild(leaveGroups(context.books, event.id), event.id, {
           history: clearHistory(),
           intent: null,
-          due: false,
         });
         enqueue.assign({ books });
         enqueue.cancel(timerId(event.id));
@@ -126,7 +133,9 @@ export const supervisorMachine = setup({
     STOP: {
       actions: enqueueActions(({ context, event, enqueue }) => {
         if (!context.books.children[event.id]) return;
-        enqueue.assign({ books: withChild(context.books, event.id, { intent: 'stop', due: false }) });
+        enqueue.assign({
+          books: withChild(leaveGroups(context.books, event.id), event.id, { intent: 'stop' }),
+        });
         enqueue.cancel(timerId(event.id));
         enqueue.sendTo(context.refs[event.id]!, { type: 'STOP', reason: 'stopped' });
       }),
@@ -136,10 +145,9 @@ export const supervisorMachine = setup({
         const ref = context.refs[event.id];
         if (!ref) return;
         const running = ref.getSnapshot().matches('running');
-        const books = withChild(context.books, event.id, {
+        const books = withChild(leaveGroups(context.books, event.id), event.id, {
           history: clearHistory(),
           intent: running ? 'manual-restart' : null,
-          due: false,
         });
         enqueue.assign({ books });
         enqueue.cancel(timerId(event.id));
@@ -148,13 +156,18 @@ export const supervisorMachine = setup({
     },
     RESTART_DUE: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const ref = context.refs[event.id];
-        if (!ref || context.books.escalated) return;
-        const snap = ref.getSnapshot();
-        if (snap.matches('backoff')) enqueue.sendTo(ref, { type: 'START' });
-        else if (snap.matches('running') && context.books.children[event.id]?.intent === 'group-restart') {
-          enqueue.assign({ books: withChild(context.books, event.id, { due: true }) });
-        }
+        if (context.books.escalated) return;
+        const { books, steps } = restartDue(context.books, event.id, (id) => isRunning(context, id));
+        enqueue.assign({ books });
+        carryOut(
+          steps,
+          context.refs,
+          opsOf(
+            enqueue,
+            () => {},
+            () => {},
+          ),
+        );
       }),
     },
     'CHILD.READY': {
@@ -165,34 +178,46 @@ export const supervisorMachine = setup({
     'CHILD.UNTRUSTED': {},
     'CHILD.EXITED': {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const running = (id: string) => context.refs[id]?.getSnapshot().matches('running') ?? false;
         const { books, steps } = decideExit(
           context.books,
           event.id,
           event.facts,
           context.now(),
-          running,
+          (id) => isRunning(context, id),
           context.random,
         );
         let failures = context.failures;
         let escalation = context.escalation;
-        const ops: Ops = {
-          send: (ref, ev) => enqueue.sendTo(ref, ev),
-          schedule: (id, delay) => enqueue.raise({ type: 'RESTART_DUE', id }, { delay, id: timerId(id) }),
-          cancel: (id) => enqueue.cancel(timerId(id)),
-          failed: (id, why) => {
+        const ops = opsOf(
+          enqueue,
+          (id, why) => {
             failures = { ...failures, [id]: why };
           },
-          escalated: (why) => {
+          (why) => {
             escalation = why;
           },
-        };
+        );
         carryOut(steps, context.refs, ops);
         enqueue.assign({ books, failures, escalation });
       }),
     },
   },
 });
+
+function isRunning(context: SupervisorMachineContext, id: string): boolean {
+  return context.refs[id]?.getSnapshot().matches('running') ?? false;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the enqueuer's generic type is not nameable outside enqueueActions.
+function opsOf(enqueue: any, failed: Ops['failed'], escalated: Ops['escalated']): Ops {
+  return {
+    send: (ref, ev) => enqueue.sendTo(ref, ev),
+    schedule: (id, delay) => enqueue.raise({ type: 'RESTART_DUE', id }, { delay, id: timerId(id) }),
+    cancel: (id) => enqueue.cancel(timerId(id)),
+    failed,
+    escalated,
+  };
+}
 
 interface Ops {
   send(
@@ -223,6 +248,10 @@ function carryOut(steps: readonly Step[], refs: Record<string, ServerActorRef>, 
         break;
       case 'start':
         ops.send(ref, { type: 'START' });
+        break;
+      case 'start-if-waiting':
+        if (ref.getSnapshot().matches('backoff') || ref.getSnapshot().matches('exited'))
+          ops.send(ref, { type: 'START' });
         break;
       case 'restart-later':
         ops.send(ref, { type: 'RESTART_LATER' });

@@ -6,7 +6,7 @@ import type { ServerConfig } from './config/types.js';
 import { type ConnectionEvent, McpConnection } from './connection.js';
 import { RemoteError } from './errors.js';
 import { METHOD_NOT_FOUND } from './json-rpc.js';
-import { listAllTools } from './tool-calls.js';
+import { type ListedTool, listAllTools } from './tool-calls.js';
 
 /** The trust gate's answer for one spawn. */
 export type GateVerdict = { ok: true } | { ok: false; fingerprint: string };
@@ -16,6 +16,8 @@ export interface RuntimeDeps {
   hostEnv: Readonly<Record<string, string | undefined>>;
   /** Decides whether this exact command line may run; asked before every spawn. */
   gate(server: ServerConfig): Promise<GateVerdict>;
+  /** The tools a server may expose (tool pinning holds changed ones back). */
+  filterTools(server: ServerConfig, tools: ListedTool[]): Promise<ListedTool[]>;
   /** The connection now serving a server (undefined once it is gone). */
   onConnection(serverId: string, conn: McpConnection | undefined): void;
   /** Events of the connection the facade reports (refusals, noise, oversize). */
@@ -36,7 +38,7 @@ export function processActor(deps: RuntimeDeps) {
     const relist = coalesced(async () => {
       if (!conn || ended) return;
       try {
-        const tools = await listAllTools(conn, server.timeouts.callMs);
+        const tools = await deps.filterTools(server, await listAllTools(conn, server.timeouts.callMs));
         if (!ended) sendBack({ type: 'PROC.TOOLS', generation, tools });
       } catch {
         // A failed re-list keeps the last good list; the next list_changed tries again.
@@ -95,14 +97,14 @@ export function processActor(deps: RuntimeDeps) {
 }
 
 /** The handshake actor: `initialize`, then the full tool list (none when the server offers no tools). */
-export function handshakeActor() {
+export function handshakeActor(deps: Pick<RuntimeDeps, 'filterTools'>) {
   return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
     const conn = input.handle as McpConnection;
     const server = input.server as ServerConfig;
     const init = await conn.initialize();
     if (!init.capabilities.tools) return { tools: [] };
     try {
-      return { tools: await listAllTools(conn, server.timeouts.startupMs) };
+      return { tools: await deps.filterTools(server, await listAllTools(conn, server.timeouts.startupMs)) };
     } catch (err) {
       if (err instanceof RemoteError && err.code === METHOD_NOT_FOUND) return { tools: [] };
       throw err;

@@ -8,7 +8,14 @@ import type { McpConnection } from './connection.js';
 import { FleetTools } from './fleet-tools.js';
 import { type GateVerdict, handshakeActor, pingerActor, processActor } from './runtime-actors.js';
 import { ServerWatch } from './server-watch.js';
-import { type CallToolResult, callToolResult, callToolText, errorResult } from './tool-calls.js';
+import {
+  type CallToolResult,
+  callToolResult,
+  callToolText,
+  errorResult,
+  type ListedTool,
+} from './tool-calls.js';
+import { TrustGate } from './trust-gate.js';
 import type { ApprovalRequest, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
 
 /** A timer source for the actor system (XState's SimulatedClock fits); `now` makes restart windows use it too. */
@@ -28,7 +35,7 @@ export interface SupervisorLogger {
 export interface SupervisorOptions {
   /** Trust gate: asked for a server whose fingerprint is not yet trusted. */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
-  /** Trust store file path. */
+  /** Trust store file path; default `$XDG_CONFIG_HOME/mcp-supervisor/trust.json` or `~/.config/mcp-supervisor/trust.json`. */
   trustStore?: string;
   /** Any XState inspection observer, passed to `createActor`. */
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
@@ -39,7 +46,7 @@ export interface SupervisorOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Wait after closing a child's stdin before SIGTERM; default min(1 s, shutdown timeout). */
   stdinGraceMs?: number;
-  /** Trust decision hook for embedding code that does its own gating (the trust store uses it too). */
+  /** Replaces the trust store and `approve` entirely, for hosts that gate launches themselves (no tool pinning then). */
   gate?: (server: ServerConfig) => Promise<GateVerdict>;
 }
 
@@ -71,11 +78,21 @@ export class Supervisor {
   ) {
     this.servers = new Map(config.servers.map((s) => [s.id, s]));
     const now = () => options.clock?.now?.() ?? Date.now();
-    const gate = options.gate ?? (async () => ({ ok: true }) as const);
+    const hostEnv = options.env ?? process.env;
+    const trust = new TrustGate({
+      storePath: options.trustStore,
+      approve: options.approve,
+      hostEnv,
+      notice: (server, message) => this.emit({ type: 'notice', server, message, at: now() }),
+      held: (server, changed) =>
+        this.emit({ type: 'tools', server, added: [], removed: [], changed, at: now() }),
+    });
     const deps = {
       pool: this.pool,
-      hostEnv: options.env ?? process.env,
-      gate,
+      hostEnv,
+      gate: options.gate ?? ((server: ServerConfig) => trust.check(server)),
+      filterTools: <T extends ListedTool>(server: ServerConfig, tools: T[]) =>
+        options.gate ? Promise.resolve(tools) : trust.filterTools(server, tools),
       stdinGraceMs: options.stdinGraceMs,
       onConnection: (id: string, conn: McpConnection | undefined) => {
         if (conn) this.conns.set(id, conn);
@@ -89,7 +106,7 @@ export class Supervisor {
     const machine = supervisorMachine.provide({
       actors: {
         server: serverMachine.provide({
-          actors: { process: processActor(deps), handshake: handshakeActor(), pinger: pingerActor() },
+          actors: { process: processActor(deps), handshake: handshakeActor(deps), pinger: pingerActor() },
         }),
       },
     });

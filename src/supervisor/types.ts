@@ -51,6 +51,8 @@ export interface ApprovalRequest {
   server: string;
   fingerprint: string;
   command: string;
+  /** What `command` resolves to on disk (symlinks followed), null when it could not be found. */
+  executable: string | null;
   args: string[];
   cwd: string;
   /** Env names with values masked where they look secret. */

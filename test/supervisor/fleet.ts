@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ServerConfig, SupervisorConfig } from '../../src/supervisor/config/types.js';
 import {
   createSupervisor,
@@ -5,7 +6,7 @@ import {
   type SupervisorOptions,
 } from '../../src/supervisor/supervisor.js';
 import type { SupervisorEvent } from '../../src/supervisor/types.js';
-import { FIXTURE } from './helpers.js';
+import { FIXTURE, tempDir } from './helpers.js';
 
 type Over = Partial<Omit<ServerConfig, 'restart'>> & {
   restart?: Partial<Omit<ServerConfig['restart'], 'backoff'>> & {
@@ -66,8 +67,17 @@ export function fleetConfig(
 /** Creates supervisors that `reap()` stops (call it from afterEach), each with its event log. */
 export function fleets() {
   const made: Supervisor[] = [];
+  const stores: Array<{ cleanup(): void }> = [];
+  /** By default every launch is approved into a throwaway store, so the user's real store is never touched. */
   const create = (config: SupervisorConfig, options: SupervisorOptions = {}) => {
-    const sup = createSupervisor(config, { stdinGraceMs: 100, ...options });
+    const store = tempDir();
+    stores.push(store);
+    const sup = createSupervisor(config, {
+      stdinGraceMs: 100,
+      approve: () => true,
+      trustStore: join(store.dir, 'trust.json'),
+      ...options,
+    });
     const events: SupervisorEvent[] = [];
     sup.subscribe((e) => events.push(e));
     made.push(sup);
@@ -75,6 +85,7 @@ export function fleets() {
   };
   const reap = async () => {
     await Promise.all(made.splice(0).map((s) => s.stop()));
+    for (const s of stores.splice(0)) s.cleanup();
   };
   return { create, reap };
 }

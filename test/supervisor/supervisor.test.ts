@@ -126,13 +126,19 @@ describe('Supervisor with real fixture servers', () => {
       fleetConfig([fixtureServer('busy', [], { restart: { backoff: { initialMs: 10 } } })]),
     );
     await sup.start();
-    const calls = Array.from({ length: 200 }, (_, i) =>
-      i === 50 ? sup.callTool('busy.crash') : sup.callTool('busy.slow', { ms: i % 20 }, { timeoutMs: 5000 }),
+    const before = Array.from({ length: 100 }, (_, i) =>
+      sup.callTool('busy.slow', { ms: 200 + i }, { timeoutMs: 5000 }),
     );
-    const results = await Promise.all(calls);
+    const crash = await sup.callTool('busy.crash');
+    // Sent while the server is down or restarting: these wait for ready and then run.
+    const after = Array.from({ length: 99 }, (_, i) =>
+      sup.callTool('busy.echo', { text: `a${i}` }, { timeoutMs: 5000 }),
+    );
+    const results = [...(await Promise.all(before)), crash, ...(await Promise.all(after))];
     expect(results).toHaveLength(200);
-    for (const r of results) expect(r === 'done' || r.startsWith('ERROR: ')).toBe(true);
-    expect(results.filter((r) => r === 'done').length).toBeGreaterThan(0);
+    for (const r of results.slice(0, 101)) expect(r).toMatch(/^ERROR: server exited/);
+    expect(results.slice(101)).toEqual(Array.from({ length: 99 }, (_, i) => `a${i}`));
+    expect(sup.status()[0]).toMatchObject({ state: 'ready', restarts: 1 });
   });
 
   it('stop during backoff cancels the restart', async () => {

@@ -38,6 +38,7 @@ export function buildApprovalRequest(
     server: serverId,
     fingerprint,
     command: facts.command,
+    executable: facts.executable,
     args: maskArgs(facts.args),
     cwd: facts.cwd,
     env: shownEnv,
