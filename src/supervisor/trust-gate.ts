@@ -100,7 +100,8 @@ export class TrustGate {
 
   private open(): Promise<TrustStore> {
     // A corrupt store rejects every check (and is retried next time, so a repaired file is picked up).
-    const opening = (this.store ??= TrustStore.open(this.opts.storePath));
+    this.store ??= TrustStore.open(this.opts.storePath);
+    const opening = this.store;
     opening.catch(() => {
       if (this.store === opening) this.store = undefined;
     });
