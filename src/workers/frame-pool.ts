@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { type FrameTask, type FrameTaskResult, frameTask } from './frame-task.js';
 
@@ -21,7 +23,16 @@ function taskLocation(): { filename: string; execArgv?: string[] } {
   // under vitest or tsx this module is the .ts source, and so is its sibling worker entry
   const source = import.meta.url.endsWith('.ts');
   const filename = new URL(source ? './frame-task.ts' : './frame-task.js', import.meta.url).href;
-  return source ? { filename, execArgv: ['--import', 'tsx'] } : { filename };
+  return source ? { filename, execArgv: ['--import', tsxLoader()] } : { filename };
+}
+
+/** tsx's loader as an absolute URL, so a worker finds it whatever the host's working directory. */
+function tsxLoader(): string {
+  try {
+    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  } catch {
+    return 'tsx';
+  }
 }
 
 /**

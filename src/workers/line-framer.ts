@@ -1,6 +1,6 @@
 import type { JsonRpcId, JsonRpcMessage } from './jsonrpc.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
-import { classifyPieces } from './line-text.js';
+import { classifyPieces, classifySpan, type LineVerdict } from './line-text.js';
 import { sniffResponseId } from './sniff.js';
 
 /** What the framer finds in a stream of newline-delimited JSON-RPC. */
@@ -30,10 +30,8 @@ export class LineFramer {
 
   constructor({ maxLineBytes = DEFAULT_MAX_LINE_BYTES }: LineFramerOptions = {}) {
     this.#splitter = new LineSplitter(maxLineBytes, {
-      onLine: (pieces, bytes) => {
-        const verdict = classifyPieces(pieces, bytes);
-        if (verdict) this.#out.push(verdict);
-      },
+      onLine: (pieces, bytes) => this.#add(classifyPieces(pieces, bytes)),
+      onSpan: (chunk, start, end) => this.#add(classifySpan(chunk, start, end)),
       onOversize: (bytes, head, tail) => this.#out.push(oversizeEvent(bytes, head, tail)),
     });
   }
@@ -53,6 +51,10 @@ export class LineFramer {
   end(): FrameEvent[] {
     this.#splitter.end();
     return this.#take();
+  }
+
+  #add(verdict: LineVerdict): void {
+    if (verdict) this.#out.push(verdict);
   }
 
   #take(): FrameEvent[] {

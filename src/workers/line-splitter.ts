@@ -12,6 +12,11 @@ export interface LineSink {
    * detach it. Every other piece is this line's alone once it is reported.
    */
   onLine(pieces: Uint8Array[], byteLength: number, lastShared: boolean): void;
+  /**
+   * A line lying wholly inside one chunk, given as that chunk and a byte range (no view allocated: this is
+   * the hot path for small messages). The chunk holds the newline, so it is shared like `lastShared` above.
+   */
+  onSpan(chunk: Buffer, start: number, end: number): void;
   /** A line longer than the limit, already dropped; `head` and `tail` are small copies for sniffing. */
   onOversize(byteLength: number, head: Uint8Array, tail: Uint8Array): void;
 }
@@ -48,8 +53,14 @@ export class LineSplitter {
   push(chunk: Uint8Array): void {
     const buf = asBuffer(chunk);
     let start = 0;
-    for (let nl = buf.indexOf(NEWLINE, start); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
-      this.#finish(buf.subarray(start, nl), true);
+    let nl = buf.indexOf(NEWLINE);
+    if (nl !== -1 && (this.#bytes > 0 || this.#discarding)) {
+      this.#finish(buf.subarray(0, nl), true);
+      start = nl + 1;
+      nl = buf.indexOf(NEWLINE, start);
+    }
+    for (; nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
+      this.#span(buf, start, nl);
       start = nl + 1;
     }
     if (start < buf.byteLength) this.#carry(start === 0 ? buf : buf.subarray(start));
@@ -84,6 +95,18 @@ export class LineSplitter {
     if (piece.byteLength === 0) return;
     this.#discarded += piece.byteLength;
     this.#tail = rollTail(this.#tail, piece, SNIFF_TAIL_BYTES);
+  }
+
+  #span(buf: Buffer, start: number, end: number): void {
+    if (end > start && buf[end - 1] === CR) end--;
+    const bytes = end - start;
+    if (bytes === 0) return;
+    if (bytes > this.#max) {
+      const line = [buf.subarray(start, end)];
+      this.#sink.onOversize(bytes, copyHead(line, SNIFF_HEAD_BYTES), copyTail(line, SNIFF_TAIL_BYTES));
+      return;
+    }
+    this.#sink.onSpan(buf, start, end);
   }
 
   #finish(last: Uint8Array, lastShared: boolean): void {

@@ -68,3 +68,17 @@ export function classifyPieces(pieces: readonly Uint8Array[], byteLength: number
   if (first !== 0x7b) return noisePreview(pieces, byteLength);
   return classifyText(decodeUtf8(pieces, byteLength));
 }
+
+/** Classifies a line given as a byte range of one chunk, without allocating a view of it. */
+export function classifySpan(buf: Buffer, start: number, end: number): LineVerdict {
+  let i = start;
+  while (i < end && isJsonSpace(buf[i])) i++;
+  if (i === end) return undefined;
+  if (buf[i] !== 0x7b) {
+    return {
+      kind: 'noise',
+      line: previewOf(buf.toString('utf8', start, Math.min(end, start + PREVIEW_BYTES))),
+    };
+  }
+  return classifyText(buf.toString('utf8', start, end));
+}

@@ -6,7 +6,7 @@ import { isSuccessResponse, type JsonRpcId, type JsonRpcMessage } from './jsonrp
 import { oversizeEvent } from './line-framer.js';
 import { ownsWholeBuffer, packLineParts } from './line-parts.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
-import { classifyPieces, classifyText, type LineVerdict, noisePreview } from './line-text.js';
+import { classifyPieces, classifySpan, classifyText, type LineVerdict, noisePreview } from './line-text.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffLine } from './sniff.js';
 import { failedToolResultEvent, type ResultRequest, toolResultEvent } from './tool-result.js';
 
@@ -78,6 +78,11 @@ export class StreamDecoder {
         if (this.#pool === undefined || bytes <= this.#inlineMax)
           this.#verdict(classifyPieces(pieces, bytes));
         else this.#dispatch(pieces, bytes, lastShared);
+      },
+      onSpan: (chunk, start, end) => {
+        if (this.#pool === undefined || end - start <= this.#inlineMax)
+          this.#verdict(classifySpan(chunk, start, end));
+        else this.#dispatch([chunk.subarray(start, end)], end - start, true);
       },
       onOversize: (bytes, head, tail) => this.#emit(oversizeEvent(bytes, head, tail)),
     });
