@@ -68,15 +68,21 @@ export function fleetConfig(
 export function fleets() {
   const made: Supervisor[] = [];
   const stores: Array<{ cleanup(): void }> = [];
-  /** By default every launch is approved into a throwaway store, so the user's real store is never touched. */
-  const create = (config: SupervisorConfig, options: SupervisorOptions = {}) => {
+  /** By default every launch is approved into a throwaway store (the user's real store is never touched); `approve: null` turns approval off. */
+  const create = (
+    config: SupervisorConfig,
+    {
+      approve,
+      ...options
+    }: Omit<SupervisorOptions, 'approve'> & { approve?: SupervisorOptions['approve'] | null } = {},
+  ) => {
     const store = tempDir();
     stores.push(store);
     const sup = createSupervisor(config, {
       stdinGraceMs: 100,
-      approve: () => true,
       trustStore: join(store.dir, 'trust.json'),
       ...options,
+      ...(approve === null ? {} : { approve: approve ?? (() => true) }),
     });
     const events: SupervisorEvent[] = [];
     sup.subscribe((e) => events.push(e));
