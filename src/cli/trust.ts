@@ -1,3 +1,4 @@
+import { buildChildEnv } from '../supervisor/child-env.js';
 import type { SupervisorConfig } from '../supervisor/config/types.js';
 import { computeFingerprint } from '../supervisor/trust/fingerprint.js';
 import { TrustStoreError } from '../supervisor/trust/trust-error.js';
@@ -42,7 +43,12 @@ export async function trustAddCommand(
   checkServerIds(config, [id], 'trust add');
   const server = serverOf(config, id);
   const ts = await openStore(store);
-  const { fingerprint, facts } = await computeFingerprint(server);
+  // The same PATH the gate resolves the command with: the child's, not this shell's.
+  const childPath = buildChildEnv(process.env, server.inheritEnv, server.env).PATH;
+  const { fingerprint, facts } = await computeFingerprint(
+    server,
+    childPath !== undefined ? { pathEnv: childPath } : {},
+  );
   await guard(() => ts.approve(id, fingerprint, facts));
   write(`trusted '${id}' (${fingerprint.slice(0, 12)}): ${displayCommand(server.command, server.args)}\n`);
   return 0;

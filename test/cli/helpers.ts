@@ -143,7 +143,17 @@ export function cliProcesses() {
     return dir;
   };
 
+  const tracked: number[] = [];
+  /** A CLI pid spawned by someone else (the SDK's client transport) that `reap()` must end too. */
+  const trackPid = (pid: number) => void tracked.push(pid);
+
   const reap = async () => {
+    for (const pid of tracked.splice(0)) {
+      for (const signal of ['SIGINT', 'SIGINT', 'SIGKILL'] as const) {
+        if (await allGone([pid], 2000)) break;
+        killQuietly(pid, signal);
+      }
+    }
     for (const p of started.splice(0)) {
       if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
       // Twice SIGINT is the CLI's own "reap everything now"; SIGKILL only if even that did not end it.
@@ -160,7 +170,7 @@ export function cliProcesses() {
     home = undefined;
   };
 
-  return { spawnCli, runCli, tempDir, reap };
+  return { spawnCli, runCli, tempDir, trackPid, reap };
 }
 
 async function settles(p: CliProcess, ms: number): Promise<boolean> {
@@ -187,12 +197,15 @@ export function fixturePids(dir: string): number[] {
 }
 
 function killGroup(pid: number): void {
-  for (const target of [-pid, pid]) {
-    try {
-      process.kill(target, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
+  killQuietly(-pid, 'SIGKILL');
+  killQuietly(pid, 'SIGKILL');
+}
+
+function killQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
   }
 }
 
@@ -224,6 +237,9 @@ export function sleep(ms: number): Promise<void> {
 export interface FixtureServer {
   id: string;
   flags?: string[];
+  /** YAML flow map of `timeouts` (default `{ startup: 5s, call: 5s, shutdown: 1s }`). */
+  timeouts?: string;
+  /** More YAML lines of the server block, indented by four spaces. */
   extra?: string;
 }
 
@@ -234,13 +250,15 @@ export interface FixtureServer {
 export function writeFixtureConfig(dir: string, servers: FixtureServer[], head = ''): string {
   const q = (s: string) => JSON.stringify(s);
   const blocks = servers.map((s) => {
-    const args = [FIXTURE, ...(s.flags ?? []), '--pid-file', join(dir, `${s.id}.pid.json`)];
+    // `--pid-file=PATH` as one arg: a separate PATH arg naming an existing file would be hashed into the trust
+    // fingerprint as a script, and the file changes on every launch.
+    const args = [FIXTURE, ...(s.flags ?? []), `--pid-file=${join(dir, `${s.id}.pid.json`)}`];
     return [
       `  ${s.id}:`,
       `    command: ${q(process.execPath)}`,
       `    args: [${args.map(q).join(', ')}]`,
       '    restart: { policy: on-failure, backoff: { initial: 200ms, multiplier: 1, max: 200ms, jitter: 0 } }',
-      '    timeouts: { startup: 5s, call: 5s, shutdown: 1s }',
+      `    timeouts: ${s.timeouts ?? '{ startup: 5s, call: 5s, shutdown: 1s }'}`,
       ...(s.extra ? [s.extra] : []),
     ].join('\n');
   });
