@@ -8,6 +8,8 @@ export interface LiveTableOptions {
   tickMs?: number;
   /** How many recent event lines are kept under the table. */
   recent?: number;
+  /** Colour the state column (default: unless `NO_COLOR` is set). */
+  colour?: boolean;
   now?: () => number;
 }
 
@@ -29,6 +31,7 @@ export class LiveTable {
   private readonly throttleMs: number;
   private readonly recentMax: number;
   private readonly now: () => number;
+  private readonly colour: boolean;
   private readonly restoreCursor = () => this.stream.write(`${ESC}?25h`);
 
   constructor(
@@ -39,6 +42,7 @@ export class LiveTable {
     this.throttleMs = opts.throttleMs ?? 200;
     this.recentMax = opts.recent ?? 5;
     this.now = opts.now ?? Date.now;
+    this.colour = opts.colour ?? !process.env['NO_COLOR'];
     this.stream.write(`${ESC}?25l`);
     process.once('exit', this.restoreCursor);
     this.ticker = setInterval(() => this.invalidate(), opts.tickMs ?? 1000);
@@ -102,8 +106,7 @@ export class LiveTable {
     if (this.stopped || this.suspended > 0) return;
     this.lastDraw = this.now();
     const width = this.stream.columns || 100;
-    const colour = !process.env['NO_COLOR'];
-    const table = renderStatusTable(this.rows(), this.now(), { width, colour });
+    const table = renderStatusTable(this.rows(), this.now(), { width, colour: this.colour });
     const cut = (l: string) => (l.length < width ? l : `${l.slice(0, width - 2)}…`);
     const lines = [
       ...this.header.map(cut),

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -160,5 +162,19 @@ describe('mcp-supervisor serve', () => {
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(r.stderr).toMatch(/event=state server=fx from=handshaking to=ready/);
+  });
+
+  it('without --trust, never spawns an untrusted server (nobody can be asked) and lists none of its tools', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }, { id: 'fy' }]);
+    const { client, stderr } = await connect(config, ['--trust', 'fy']);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('fy.echo');
+    expect(names.some((n) => n.startsWith('fx.'))).toBe(false);
+    const call = await client.callTool({ name: 'fx.echo', arguments: { text: 'x' } });
+    expect(call.isError).toBe(true);
+    expect(existsSync(join(dir, 'fx.pid.json'))).toBe(false);
+    await until(() => /event=untrusted server=fx/.test(stderr()), 3000, 'the untrusted line');
+    expect(stderr()).toMatch(/not trusted; pass --trust fx or --trust-all/);
   });
 });
