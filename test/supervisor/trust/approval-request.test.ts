@@ -44,6 +44,7 @@ describe('buildApprovalRequest', () => {
       server: 'files',
       fingerprint: '2'.repeat(64),
       command: 'node',
+      executable: '/usr/bin/node',
       args: ['server.js', '--root', '.'],
       cwd: '/srv',
       env: { MODE: 'dev', TOKEN: MASK },
