@@ -8,18 +8,35 @@ export interface LedgerEntry {
   pgid: number;
   serverId: string;
   startedAt: number;
+  /** The leader's start time in clock ticks since boot (/proc), so a reused pid is never mistaken for ours. */
+  procStart?: number;
 }
 
 const live = new Map<number, LedgerEntry>();
+const sinks = new Set<(groups: LedgerEntry[]) => void>();
 
 /** Records a freshly spawned process group. */
 export function recordGroup(entry: LedgerEntry): void {
-  live.set(entry.pgid, entry);
+  const procStart = procStat(entry.pgid)?.startTime;
+  live.set(entry.pgid, procStart !== undefined ? { ...entry, procStart } : entry);
+  notify();
 }
 
 /** Forgets a group once nothing of it is left alive. */
 export function forgetGroup(pgid: number): void {
-  live.delete(pgid);
+  if (live.delete(pgid)) notify();
+}
+
+/** Adds an observer of the ledger (the on-disk copy that survives a host crash); returns its removal. */
+export function watchLedger(sink: (groups: LedgerEntry[]) => void): () => void {
+  sinks.add(sink);
+  sink(liveGroups());
+  return () => sinks.delete(sink);
+}
+
+function notify(): void {
+  const groups = liveGroups();
+  for (const sink of sinks) sink(groups);
 }
 
 /** The groups still recorded as live (a copy). */
@@ -76,6 +93,7 @@ export function reapAll(): number {
     if (signalGroup(pgid, 'SIGKILL')) n++;
     live.delete(pgid);
   }
+  notify();
   return n;
 }
 

@@ -8,6 +8,7 @@ import type { McpConnection } from './connection.js';
 import { FleetTools } from './fleet-tools.js';
 import { type GateVerdict, handshakeActor, pingerActor, processActor } from './runtime-actors.js';
 import { ServerWatch } from './server-watch.js';
+import { persistLedger, reapOrphans } from './state-dir.js';
 import {
   type CallToolResult,
   callToolResult,
@@ -46,6 +47,11 @@ export interface SupervisorOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Wait after closing a child's stdin before SIGTERM; default min(1 s, shutdown timeout). */
   stdinGraceMs?: number;
+  /**
+   * A directory where the process-group ledger is kept on disk: a host killed with SIGKILL cannot reap its children,
+   * so the next supervisor started with the same directory reaps whatever is still alive (pid reuse checked).
+   */
+  stateDir?: string;
   /** Replaces the trust store and `approve` entirely, for hosts that gate launches themselves (no tool pinning then). */
   gate?: (server: ServerConfig) => Promise<GateVerdict>;
 }
@@ -71,6 +77,7 @@ export class Supervisor {
   private readonly tools: FleetTools;
   private started = false;
   private stopping: Promise<void> | undefined;
+  private unpersist: (() => void) | undefined;
 
   constructor(
     readonly config: SupervisorConfig,
@@ -136,6 +143,7 @@ export class Supervisor {
     if (this.stopping) return;
     if (!this.started) {
       this.started = true;
+      if (this.options.stateDir) this.adoptStateDir(this.options.stateDir);
       this.actor.start();
       this.watch.attach();
     }
@@ -161,6 +169,7 @@ export class Supervisor {
       this.watch.detach();
       this.actor.stop();
     }
+    this.unpersist?.();
     await this.pool.close();
   }
 
@@ -264,6 +273,22 @@ export class Supervisor {
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
     return { conn, tool, call };
+  }
+
+  private adoptStateDir(dir: string): void {
+    try {
+      for (const id of reapOrphans(dir)) {
+        this.emit({
+          type: 'notice',
+          server: id,
+          message: 'reaped a process left by a crashed host',
+          at: Date.now(),
+        });
+      }
+      this.unpersist = persistLedger(dir);
+    } catch (err) {
+      this.options.logger?.warn?.(`state directory ${dir} unusable: ${(err as Error).message}`);
+    }
   }
 
   private afterCall(serverId: string, text: string): void {
