@@ -6,7 +6,9 @@ import { fixtureServer, fleetConfig, fleets } from './fleet.js';
 import { gone, tempDir } from './helpers.js';
 
 // A real third-party server, built on the official SDK: it answers before initialize if asked and uses id 0.
-const MEMORY_SERVER = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js');
+const MEMORY_SERVER = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-memory/dist/index.js',
+);
 
 const f = fleets();
 const dirs: Array<{ cleanup(): void }> = [];

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,10 @@ import { FakeSource, sampleFleet } from './fake-source.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-const SCREENSHOT = fileURLToPath(new URL('../../../docs/ui.png', import.meta.url));
+// README's picture is refreshed on request only (MCP_SUPERVISOR_SCREENSHOT=1), so a test run leaves the tree clean.
+const SCREENSHOT = process.env.MCP_SUPERVISOR_SCREENSHOT
+  ? fileURLToPath(new URL('../../../docs/ui.png', import.meta.url))
+  : join(tmpdir(), `mcp-supervisor-ui-${process.pid}.png`);
 
 if (!hasChromium) {
   console.warn(
