@@ -52,6 +52,7 @@ export function describeRequest(request: ApprovalRequest): string[] {
   const lines = [
     title,
     `  command      ${displayCommand(request.command, request.args)}`,
+    `  executable   ${request.executable ?? '(not found on PATH)'}`,
     `  cwd          ${request.cwd}`,
   ];
   const env = Object.entries(request.env);

@@ -31,10 +31,13 @@ export async function callCommand(
   const reporter = lineReporter(flags.logFormat, flags.verbose ? 'info' : 'warn');
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   let interrupted = false;
+  const abort = new AbortController();
   const approve = createApprove({
     trustAll: Boolean(flags.trustAll),
     trustIds: flags.trust,
-    ask: interactive ? terminalAsk({ onInterrupt: () => process.kill(process.pid, 'SIGINT') }) : undefined,
+    ask: interactive
+      ? terminalAsk({ onInterrupt: () => process.kill(process.pid, 'SIGINT'), signal: abort.signal })
+      : undefined,
     onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
   });
   const sup = createSupervisor(config, {
@@ -43,7 +46,6 @@ export async function callCommand(
     logger: reporter.logger(),
   });
   sup.subscribe((e) => reporter.event(e));
-  const abort = new AbortController();
   const removeSignals = handleShutdownSignals(() => {
     interrupted = true;
     abort.abort();

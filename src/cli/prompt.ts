@@ -10,18 +10,25 @@ export interface PromptHooks {
   after?: () => void;
   /** Ctrl-C at the prompt: the answer is no, and the program shuts down. */
   onInterrupt?: () => void;
+  /** Aborted when the program stops: an open question is answered no (a pending approval would hold the stop). */
+  signal?: AbortSignal;
 }
 
 /** An interactive yes/no on the terminal (node:readline on stdin, text on stderr); anything but y/yes is no. */
 export function terminalAsk(hooks: PromptHooks = {}): AskFn {
   return (request: ApprovalRequest) =>
     new Promise<boolean>((resolve) => {
+      if (hooks.signal?.aborted) {
+        resolve(false);
+        return;
+      }
       hooks.before?.();
       const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
       let settled = false;
       const finish = (yes: boolean) => {
         if (settled) return;
         settled = true;
+        hooks.signal?.removeEventListener('abort', onAbort);
         rl.close();
         hooks.after?.();
         resolve(yes);
@@ -32,6 +39,11 @@ export function terminalAsk(hooks: PromptHooks = {}): AskFn {
         hooks.onInterrupt?.();
       });
       rl.on('close', () => finish(false));
+      const onAbort = () => {
+        process.stderr.write('\n');
+        finish(false);
+      };
+      hooks.signal?.addEventListener('abort', onAbort, { once: true });
       process.stderr.write(`\n${describeRequest(request).join('\n')}\n`);
       const verb = request.kind === 'tools' ? 'Accept these tools' : 'Trust and start it';
       rl.question(`${verb}? [y/N] `, (answer) => finish(/^y(es)?$/i.test(answer.trim())));

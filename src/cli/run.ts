@@ -39,7 +39,9 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     finish = resolve;
   });
   let stopping: Promise<void> | undefined;
+  const prompts = new AbortController();
   const shutdown = (code: number) => {
+    prompts.abort();
     stopping ??= (async () => {
       reporter.log('info', 'stopping');
       await sup?.stop();
@@ -60,7 +62,12 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
       trustAll: Boolean(flags.trustAll),
       trustIds: flags.trust,
       ask: interactive
-        ? terminalAsk({ before: reporter.suspend, after: reporter.resume, onInterrupt: () => shutdown(0) })
+        ? terminalAsk({
+            before: reporter.suspend,
+            after: reporter.resume,
+            onInterrupt: () => shutdown(0),
+            signal: prompts.signal,
+          })
         : undefined,
       onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
     });

@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createApprove, describeRequest, displayCommand } from '../../src/cli/approval.js';
 import type { ApprovalRequest } from '../../src/supervisor/types.js';
 
-const request = (server: string, over: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
+const request = (
+  server: string,
+  over: { kind?: ApprovalRequest['kind']; tools?: string[]; changes?: string[] } = {},
+): ApprovalRequest => ({
   kind: 'server',
   server,
   fingerprint: 'f'.repeat(64),
   command: 'node',
+  executable: '/usr/bin/node',
   args: ['server.js', '--name', 'two words'],
   cwd: '/srv',
   env: { TOKEN: '***', MODE: 'dev' },
@@ -65,6 +69,7 @@ describe('describeRequest', () => {
     expect(describeRequest(request('s', { changes: ['args changed'] }))).toEqual([
       "Server 's' is not trusted yet.",
       '  command      node server.js --name "two words"',
+      '  executable   /usr/bin/node',
       '  cwd          /srv',
       '  env          TOKEN=*** MODE=dev',
       '  changes      args changed',
