@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
-import type { HandshakeInput, ProcessActorInput } from '../../src/machines/server.machine.js';
+import type { HandshakeInput, PingerInput, ProcessActorInput } from '../../src/machines/server.machine.js';
 import { serverMachine, serverStateOf } from '../../src/machines/server.machine.js';
 import { type SupervisedServer, supervisorMachine } from '../../src/machines/supervisor.machine.js';
 
@@ -8,9 +8,11 @@ import { type SupervisedServer, supervisorMachine } from '../../src/machines/sup
 function harness(
   servers: SupervisedServer[],
   strategy: 'one_for_one' | 'one_for_all' | 'rest_for_one' = 'one_for_one',
+  limit = { maxRestarts: 100, windowMs: 60_000 },
 ) {
   const clock = new SimulatedClock();
   const spawns: Array<{ id: string; generation: number; at: number }> = [];
+  const stops: string[] = [];
   const live = new Map<string, (code: number | null, reason?: string) => void>();
   const process = fromCallback<{ type: 'STOP'; reason: string; immediate: boolean }, ProcessActorInput>(
     ({ input, sendBack, receive }) => {
@@ -35,20 +37,36 @@ function harness(
         handle: null,
       });
       receive((e) => {
-        if (e.type === 'STOP') queueMicrotask(() => exit(0, e.reason));
+        if (e.type === 'STOP') {
+          stops.push(id);
+          queueMicrotask(() => exit(0, e.reason));
+        }
       });
       return () => {};
     },
   );
-  const handshake = fromPromise<{ tools: unknown[] }, HandshakeInput>(async () => ({ tools: [] }));
+  let handshakeFails = 0;
+  const handshake = fromPromise<{ tools: unknown[] }, HandshakeInput>(async () => {
+    if (handshakeFails > 0) {
+      handshakeFails--;
+      throw Object.assign(new Error('no'), { code: 'HANDSHAKE_FAILED' });
+    }
+    return { tools: [] };
+  });
+  const pings = new Set<(ok: boolean) => void>();
+  const pinger = fromCallback<{ type: 'noop' }, PingerInput>(({ sendBack }) => {
+    const f = (ok: boolean) => sendBack({ type: ok ? 'HEALTH.OK' : 'HEALTH.FAIL' });
+    pings.add(f);
+    return () => pings.delete(f);
+  });
   const machine = supervisorMachine.provide({
-    actors: { server: serverMachine.provide({ actors: { process, handshake } }) },
+    actors: { server: serverMachine.provide({ actors: { process, handshake, pinger } }) },
   });
   const actor = createActor(machine, {
     clock,
     input: {
       strategy,
-      limit: { maxRestarts: 100, windowMs: 60_000 },
+      limit,
       servers,
       now: () => clock.now(),
       random: () => 0,
@@ -57,7 +75,18 @@ function harness(
   actor.start();
   const state = (id: string) => serverStateOf(actor.getSnapshot().context.refs[id]!.getSnapshot());
   const flush = () => new Promise((r) => setTimeout(r, 0));
-  return { clock, spawns, live, actor, state, flush };
+  const failHandshakes = (n: number) => {
+    handshakeFails = n;
+  };
+  const ping = (ok: boolean) => {
+    for (const p of pings) p(ok);
+  };
+  const advance = async (ms: number) => {
+    h0.clock.increment(ms);
+    await flush();
+  };
+  const h0 = { clock };
+  return { clock, spawns, live, stops, actor, state, flush, failHandshakes, ping, advance };
 }
 
 function server(id: string, over: Partial<SupervisedServer['restart']> = {}): SupervisedServer {
@@ -159,5 +188,108 @@ describe('supervisor machine with fake processes', () => {
     h.clock.increment(100);
     await h.flush();
     expect(h.spawns.slice(3).map((s) => s.id)).toEqual(['b', 'c']);
+  });
+
+  it('resets the backoff after resetAfter of continuous ready, and not a ms before', async () => {
+    const h = harness([
+      server('a', {
+        backoff: { initialMs: 100, multiplier: 2, maxMs: 10_000, jitter: 0, resetAfterMs: 1000 },
+      }),
+    ]);
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    const restartAfterCrash = async () => {
+      h.live.get('a')!(1);
+      await h.flush();
+      const before = h.clock.now();
+      const n = h.spawns.length;
+      while (h.spawns.length === n) await h.advance(1);
+      return h.clock.now() - before;
+    };
+    expect(await restartAfterCrash()).toBe(100);
+    await h.advance(999);
+    expect(await restartAfterCrash()).toBe(200);
+    await h.advance(1000);
+    expect(await restartAfterCrash()).toBe(100);
+  });
+
+  it('an exit before ready is a failed start that counts, even with code 0', async () => {
+    const h = harness([server('a')]);
+    h.failHandshakes(10);
+    h.actor.send({ type: 'START_ALL' });
+    for (let i = 0; i < 20 && h.state('a') !== 'failed'; i++) await h.advance(1000);
+    expect(h.state('a')).toBe('failed');
+    expect(h.spawns).toHaveLength(4);
+  });
+
+  it('exits we caused by a stop are clean: no restart, no count', async () => {
+    const h = harness([server('a', { policy: 'always' })]);
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    h.actor.send({ type: 'STOP', id: 'a' });
+    await h.flush();
+    await h.advance(10_000);
+    expect(h.state('a')).toBe('stopped');
+    expect(h.actor.getSnapshot().context.books.children.a!.restarts).toBe(0);
+  });
+
+  it('failureThreshold consecutive failed pings wedge the server; it is killed and restarted as a failure', async () => {
+    const h = harness([{ ...server('a'), health: { intervalMs: 10, timeoutMs: 10, failureThreshold: 3 } }]);
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    h.ping(false);
+    h.ping(false);
+    h.ping(true);
+    h.ping(false);
+    h.ping(false);
+    await h.flush();
+    expect(h.state('a')).toBe('ready');
+    h.ping(false);
+    await h.flush();
+    expect(h.spawns).toHaveLength(1);
+    await h.advance(100);
+    expect(h.spawns).toHaveLength(2);
+    expect(h.actor.getSnapshot().context.books.children.a!.restarts).toBe(1);
+  });
+
+  it('manual restart clears the history: the next crash waits the initial delay again', async () => {
+    const h = harness([server('a')]);
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    h.live.get('a')!(1);
+    await h.advance(100);
+    h.live.get('a')!(1);
+    await h.advance(200);
+    h.actor.send({ type: 'RESTART', id: 'a' });
+    await h.flush();
+    expect(h.state('a')).toBe('ready');
+    const n = h.spawns.length;
+    h.live.get('a')!(1);
+    await h.advance(99);
+    expect(h.spawns).toHaveLength(n);
+    await h.advance(1);
+    expect(h.spawns).toHaveLength(n + 1);
+  });
+
+  it('the supervisor limit escalates: everything stops, in reverse order, and the reason is kept', async () => {
+    const h = harness([server('a'), server('b'), server('c')], 'one_for_one', {
+      maxRestarts: 2,
+      windowMs: 60_000,
+    });
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    for (const id of ['a', 'b']) {
+      h.live.get(id)!(1);
+      await h.advance(100);
+    }
+    expect(['a', 'b', 'c'].map(h.state)).toEqual(['ready', 'ready', 'ready']);
+    h.live.get('c')!(1);
+    await h.flush();
+    await h.advance(1);
+    expect(['a', 'b', 'c'].map(h.state)).toEqual(['stopped', 'stopped', 'failed']);
+    expect(h.actor.getSnapshot().context.escalation).toMatch(/supervisor limit/);
+    expect(h.stops).toEqual(['b', 'a']);
+    await h.advance(10_000);
+    expect(h.spawns).toHaveLength(5);
   });
 });
