@@ -229,13 +229,13 @@ export class McpConnection {
       case 'noise':
         return;
       case 'message':
-        this.onMessage(e.message as unknown);
+        this.onMessage(e.message);
     }
   }
 
-  private onMessage(m: unknown): void {
+  private onMessage(m: JsonRpcMessage): void {
     if (isResponse(m)) {
-      if (m.id !== null) this.pending.settle(m.id as JsonRpcId, m);
+      if (m.id !== null) this.pending.settle(m.id, m);
       return;
     }
     if (isRequest(m)) {

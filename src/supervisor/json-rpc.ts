@@ -1,52 +1,37 @@
-/** JSON-RPC 2.0 shapes as they cross the stdio pipe, and guards that tell them apart without trusting the peer. */
-export type JsonRpcId = string | number;
+import type {
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcSuccessResponse,
+} from '../workers/jsonrpc.js';
 
-export interface JsonRpcRequest {
-  jsonrpc: '2.0';
-  id: JsonRpcId;
-  method: string;
-  params?: unknown;
-}
-export interface JsonRpcNotification {
-  jsonrpc: '2.0';
-  method: string;
-  params?: unknown;
-}
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-export interface JsonRpcResponse {
-  jsonrpc: '2.0';
-  id: JsonRpcId | null;
-  result?: unknown;
-  error?: JsonRpcErrorObject;
-}
-export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+export type {
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+} from '../workers/jsonrpc.js';
+
+/** Either kind of answer to one of our requests. */
+export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
 
 /** The method-not-found code every refused server→client request gets. */
 export const METHOD_NOT_FOUND = -32601;
 
-type Loose = Record<string, unknown>;
-const isObj = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is JsonRpcId =>
-  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+// The framer admits only well-formed JSON-RPC 2.0, so telling the kinds apart needs no further distrust here.
 
 /** A request from the peer: a method and an id (which may be 0). */
-export function isRequest(m: unknown): m is JsonRpcRequest {
-  return isObj(m) && typeof m.method === 'string' && 'id' in m && isId(m.id);
+export function isRequest(m: JsonRpcMessage): m is JsonRpcRequest {
+  return 'method' in m && 'id' in m;
 }
 
 /** A notification from the peer: a method, no id. */
-export function isNotification(m: unknown): m is JsonRpcNotification {
-  return isObj(m) && typeof m.method === 'string' && !('id' in m);
+export function isNotification(m: JsonRpcMessage): m is JsonRpcNotification {
+  return 'method' in m && !('id' in m);
 }
 
-/** A response: an id and exactly one of result or error, no method. */
-export function isResponse(m: unknown): m is JsonRpcResponse {
-  if (!isObj(m) || 'method' in m || !('id' in m)) return false;
-  if (!(isId(m.id) || m.id === null)) return false;
-  if ('error' in m) return isObj(m.error) && typeof m.error.code === 'number';
-  return 'result' in m;
+/** A response: no method. */
+export function isResponse(m: JsonRpcMessage): m is JsonRpcResponse {
+  return !('method' in m);
 }

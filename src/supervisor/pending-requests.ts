@@ -102,9 +102,11 @@ export class PendingRequests {
   settle(id: JsonRpcId, response: JsonRpcResponse): void {
     const p = this.take(id);
     if (!p) return;
-    if (response.error)
-      p.reject(new RemoteError(response.error.code, String(response.error.message), response.error.data));
-    else p.resolve(response.result);
+    if ('error' in response) {
+      p.reject(new RemoteError(response.error.code, response.error.message, response.error.data));
+    } else {
+      p.resolve(response.result);
+    }
   }
 
   /** Settles a tools/call with the decoder's flattened text or capped result. */
