@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { liveGroups, procStat } from '../../src/supervisor/process-ledger.js';
 import type { Supervisor, SupervisorOptions } from '../../src/supervisor/supervisor.js';
 import type { ServerState, SupervisorEvent } from '../../src/supervisor/types.js';
 import { fixtureServer, fleetConfig, type fleets } from '../supervisor/fleet.js';
@@ -82,20 +82,21 @@ export async function expectReaped(): Promise<void> {
   expect(liveGroups()).toEqual([]);
 }
 
-/** Resolves once the process has a SIGTERM handler installed (so it really ignores SIGTERM), or rejects. */
-export async function catchesSigterm(pid: number, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      // SIGTERM is signal 15: bit 14 of the mask
-      if (caught && (BigInt(`0x${caught}`) & (1n << 14n)) !== 0n) return;
-    } catch {
-      // not there yet, or gone: try again until the deadline
-    }
-    await new Promise((r) => setTimeout(r, 10));
+/**
+ * Resolves once the process is at least `ms` old, or rejects when it is gone. A grandchild that ignores SIGTERM
+ * does so only once its script ran; /proc cannot tell (node itself catches SIGTERM from birth, to restore the
+ * terminal), so the only sign is age. Without this, a SIGTERM to a newborn sleeper would prove nothing.
+ */
+export async function grownUp(pid: number, ms = 1000): Promise<void> {
+  const ticksPerSecond = 100; // Linux USER_HZ
+  for (;;) {
+    const stat = procStat(pid);
+    if (!stat) throw new Error(`process ${pid} is gone`);
+    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    const ageMs = uptime * 1000 - (stat.startTime * 1000) / ticksPerSecond;
+    if (ageMs >= ms) return;
+    await new Promise((r) => setTimeout(r, Math.min(100, ms - ageMs)));
   }
-  throw new Error(`process ${pid} never installed a SIGTERM handler`);
 }
 
 function matches(keys: string[], want: string | RegExp): boolean {
