@@ -1,16 +1,10 @@
 import type { McpConnection } from './connection.js';
 import { errorText, SupervisorError } from './errors.js';
+import type { DiscoveredTool } from './namespace/server-tools.js';
 import type { ToolResultValue } from './pending-requests.js';
 
 /** A tool as a server lists it (MCP `Tool`), before the fleet namespaces it. */
-export interface ListedTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-}
+export type ListedTool = DiscoveredTool;
 
 /** An MCP CallToolResult as a gateway passes it on: blocks kept, texts capped, `isError` kept. */
 export interface CallToolResult {
