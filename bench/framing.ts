@@ -1,6 +1,7 @@
 // Framing benchmark: the same tools/call result bytes through a plain loop, the SDK's ReadBuffer, the
 // LineFramer, and the StreamDecoder inline and on the worker pool. Run: node --import tsx bench/framing.ts
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setImmediate as immediate } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -94,6 +95,16 @@ function decoderSink(expected: number, pool: FramePool | undefined, inlineMaxByt
 
 function variants(pool: FramePool): Variant[] {
   return [
+    {
+      key: 'z',
+      name: '(z) floor: chunks fed, newlines counted',
+      make: (expected) =>
+        syncSink(expected, (chunk) => {
+          let n = 0;
+          for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, nl + 1)) n++;
+          return n;
+        }),
+    },
     { key: 'a', name: '(a) plain indexOf + JSON.parse', make: plainLoop },
     {
       key: 'b',
@@ -223,14 +234,21 @@ export interface FramingRow {
 
 /** Runs the framing benchmark and prints one markdown table per size, with ratios to (a) and (b). */
 export async function runFramingBench(): Promise<void> {
-  const pool = new FramePool();
+  const nice = Number(process.env.FRAMING_NICE ?? 0);
+  const threads = process.env.FRAMING_THREADS ? Number(process.env.FRAMING_THREADS) : undefined;
+  const pool = new FramePool({ niceIncrement: nice, ...(threads ? { maxThreads: threads } : {}) });
   const all = variants(pool);
   const rows: FramingRow[] = [];
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   console.log(
-    `framing bench: node ${process.version}, ${pool.maxThreads} worker thread(s), ${RUNS} runs, 64 KiB chunks`,
+    `framing bench: node ${process.version}, ${pool.maxThreads} worker thread(s), ${RUNS} runs, 64 KiB chunks, load ${load}`,
   );
   try {
-    for (const size of SIZES) {
+    // FRAMING_SIZES="1 MiB,32 MiB" runs only those sizes (for tuning); the targets need them all
+    const only = process.env.FRAMING_SIZES?.split(',').map((x) => x.trim());
+    for (const size of SIZES.filter((s) => only === undefined || only.includes(s.label))) {
       const vs = all.filter((v) => v.only === undefined || v.only.includes(size.label));
       const stream = streamFor(size);
       const samples = new Map<string, Sample[]>(vs.map((v) => [v.key, []]));
@@ -270,7 +288,7 @@ export async function runFramingBench(): Promise<void> {
   } finally {
     await pool.close();
   }
-  printTargets(rows);
+  if (rows.some((r) => r.size === '1 MiB') && rows.some((r) => r.size === '32 MiB')) printTargets(rows);
 }
 
 function printSize(

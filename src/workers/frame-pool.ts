@@ -9,6 +9,8 @@ export interface FramePoolOptions {
   maxThreads?: number;
   /** How long an idle worker stays up, in ms (default 30 s). */
   idleTimeoutMs?: number;
+  /** Added to the workers' nice value (Linux), so a busy worker yields the core to the host loop. */
+  niceIncrement?: number;
 }
 
 /** After this many infrastructure failures (a worker that cannot load or dies) the pool works inline. */
@@ -42,15 +44,17 @@ function tsxLoader(): string {
 export class FramePool {
   readonly maxThreads: number;
   readonly #idleTimeout: number;
+  readonly #nice: number;
   #piscina: Piscina<FrameTask, FrameTaskResult> | undefined;
   #closing: Promise<void> | undefined;
   #failures = 0;
   #workerTasks = 0;
   #inlineTasks = 0;
 
-  constructor({ maxThreads, idleTimeoutMs = 30_000 }: FramePoolOptions = {}) {
+  constructor({ maxThreads, idleTimeoutMs = 30_000, niceIncrement = 0 }: FramePoolOptions = {}) {
     this.maxThreads = Math.max(1, Math.floor(maxThreads ?? defaultFrameThreads()));
     this.#idleTimeout = idleTimeoutMs;
+    this.#nice = niceIncrement;
   }
 
   /** True once `close()` was called, or the workers failed too often: tasks then run inline. */
@@ -108,6 +112,7 @@ export class FramePool {
       maxThreads: this.maxThreads,
       idleTimeout: this.#idleTimeout,
       closeTimeout: 5_000,
+      niceIncrement: this.#nice,
     });
     return this.#piscina;
   }
