@@ -1,0 +1,10 @@
+/** A benchmark that measured something other than what it meant to (wrong answer, failed start). */
+export class BenchError extends Error {
+  override readonly name = 'BenchError';
+  constructor(
+    readonly code: 'WRONG_ANSWER' | 'NOT_READY' | 'NO_EVENT',
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,240 @@
+// Turns the vs-SDK figures into one markdown table (medians) plus the details a reader needs to trust it.
+import type { BigCost, CallRate } from './call-rounds.js';
+import type { ColdStartSample } from './cold-start.js';
+import type { OursHuge, SdkHuge } from './huge-result.js';
+import type { MemorySample } from './memory-per-server.js';
+import type { RestartSample } from './restart.js';
+import { fmt, median, ratio } from './stats.js';
+import { markdownTable } from './table.js';
+
+/** Everything one run measured, raw (every round kept). */
+export interface VsSdkFigures {
+  env: { node: string; cores: number; workerThreads: number; sdk: string; load: number };
+  plan: {
+    rounds: number;
+    sequentialCalls: number;
+    concurrentCalls: number;
+    inFlight: number;
+    bigBytes: number;
+    bigCount: number;
+    hugeBytes: number;
+    hugeRounds: number;
+    restartRounds: number;
+  };
+  seq: { ours: CallRate[]; sdk: CallRate[]; bare: CallRate[] };
+  par: { ours: CallRate[]; sdk: CallRate[]; bare: CallRate[] };
+  big: { ours: BigCost[]; sdk: BigCost[] };
+  huge: { ours: OursHuge[]; sdk: SdkHuge; sdkRaised: SdkHuge };
+  cold: ColdStartSample[];
+  restart: { store: RestartSample[]; bypass: RestartSample[] };
+  memory: MemorySample[];
+  totalMs: number;
+}
+
+type Goal = { op: '≥' | '≤'; value: number; unit: '×' | ' ms' };
+
+function verdict(x: number, goal: Goal): string {
+  if (!Number.isFinite(x)) return '—';
+  const ok = goal.op === '≥' ? x >= goal.value : x <= goal.value;
+  if (ok) return 'met';
+  if (goal.unit === ' ms') return `missed by ${fmt(x - goal.value, 0)} ms`;
+  return `missed by ${fmt(goal.op === '≥' ? goal.value / x : x / goal.value, 1)}×`;
+}
+
+const goalText = (g: Goal) => `${g.op} ${g.value}${g.unit}`;
+const med = <T>(xs: readonly T[], f: (x: T) => number) => median(xs.map(f));
+const kib = (bytes: number) => `${fmt(bytes / 1024, 0)} KiB`;
+
+function compare(label: string, ours: number, sdk: number, unit: string, digits: number, goal?: Goal) {
+  return [
+    label,
+    `${fmt(ours, digits)}${unit}`,
+    `${fmt(sdk, digits)}${unit}`,
+    ratio(ours, sdk),
+    goal ? goalText(goal) : '',
+    goal ? verdict(ours / sdk, goal) : '',
+  ];
+}
+
+type Rates = { ours: CallRate[]; sdk: CallRate[]; bare: CallRate[] };
+
+function callRows(label: string, r: Rates, goal: Goal): string[][] {
+  const cps = (xs: CallRate[]) => med(xs, (x) => x.callsPerS);
+  const cpu = (xs: CallRate[]) => med(xs, (x) => x.cpuUsPerCall);
+  return [
+    compare(`${label}, calls/s`, cps(r.ours), cps(r.sdk), '', 0, goal),
+    compare('   ↳ bare McpConnection (no facade), calls/s', cps(r.bare), cps(r.sdk), '', 0),
+    compare('   ↳ host CPU per call, facade', cpu(r.ours), cpu(r.sdk), ' µs', 0),
+    compare('   ↳ host CPU per call, bare McpConnection', cpu(r.bare), cpu(r.sdk), ' µs', 0),
+  ];
+}
+
+function sdkHugeCell(s: SdkHuge): string {
+  if (s.outcome === 'ok') return `ok in ${fmt(s.wallMs, 0)} ms (${fmt(s.msPerMiB, 1)} main ms/MiB)`;
+  return `fails after ${fmt(s.wallMs, 0)} ms: “${s.outcome}”`;
+}
+
+function tableRows(f: VsSdkFigures): string[][] {
+  const { plan } = f;
+  const bigMib = (plan.bigBytes / 1048576).toString();
+  const hugeMib = (plan.hugeBytes / 1048576).toString();
+  const coldBare = med(f.cold, (s) => s.bare);
+  const rows: string[][] = [
+    ...callRows(`1. sequential echo (${plan.sequentialCalls}/round)`, f.seq, {
+      op: '≥',
+      value: 1.5,
+      unit: '×',
+    }),
+    ...callRows(`2. ${plan.inFlight}-in-flight echo (${plan.concurrentCalls}/round)`, f.par, {
+      op: '≥',
+      value: 3,
+      unit: '×',
+    }),
+    compare(
+      `3. main thread per MiB, ${plan.bigCount} × ${bigMib} MiB results`,
+      med(f.big.ours, (b) => b.msPerMiB),
+      med(f.big.sdk, (b) => b.msPerMiB),
+      ' ms',
+      2,
+      { op: '≤', value: 0.2, unit: '×' },
+    ),
+    compare(
+      '   ↳ throughput, MiB/s',
+      med(f.big.ours, (b) => b.mibPerS),
+      med(f.big.sdk, (b) => b.mibPerS),
+      '',
+      0,
+    ),
+    compare(
+      '4. event-loop delay p99 while ingesting',
+      med(f.big.ours, (b) => b.p99Ms),
+      med(f.big.sdk, (b) => b.p99Ms),
+      ' ms',
+      1,
+      { op: '≤', value: 0.5, unit: '×' },
+    ),
+    compare(
+      '   ↳ event-loop delay max',
+      med(f.big.ours, (b) => b.maxMs),
+      med(f.big.sdk, (b) => b.maxMs),
+      ' ms',
+      1,
+    ),
+  ];
+  const oursOk = f.huge.ours.every((h) => h.ok);
+  rows.push([
+    `5. one ${hugeMib} MiB result`,
+    `${oursOk ? 'ok' : 'FAILED'} in ${fmt(
+      med(f.huge.ours, (h) => h.wallMs),
+      0,
+    )} ms, capped to ${kib(f.huge.ours[0]?.answerBytes ?? 0)}`,
+    sdkHugeCell(f.huge.sdk),
+    '—',
+    'ours succeeds',
+    oursOk ? 'met' : 'missed',
+  ]);
+  rows.push([
+    `   ↳ SDK with ${f.huge.sdkRaised.label}`,
+    `${fmt(
+      med(f.huge.ours, (h) => h.msPerMiB),
+      2,
+    )} main ms/MiB, p99 ${fmt(
+      med(f.huge.ours, (h) => h.p99Ms),
+      1,
+    )} ms`,
+    `${sdkHugeCell(f.huge.sdkRaised)}, p99 ${fmt(f.huge.sdkRaised.p99Ms, 0)} ms`,
+    ratio(
+      med(f.huge.ours, (h) => h.wallMs),
+      f.huge.sdkRaised.wallMs,
+    ),
+    '',
+    '',
+  ]);
+  const sdkConnect = med(f.cold, (s) => s.sdkConnect);
+  rows.push(
+    compare(
+      '6. cold start → ready, start() vs connect()',
+      med(f.cold, (s) => s.ours),
+      sdkConnect,
+      ' ms',
+      0,
+      { op: '≤', value: 1.1, unit: '×' },
+    ),
+    compare(
+      '   ↳ ours with the trust gate bypassed',
+      med(f.cold, (s) => s.oursBypass),
+      sdkConnect,
+      ' ms',
+      0,
+      { op: '≤', value: 1.1, unit: '×' },
+    ),
+    compare(
+      '   ↳ bare connection vs connect() + listTools()',
+      coldBare,
+      med(f.cold, (s) => s.sdkConnectList),
+      ' ms',
+      0,
+    ),
+  );
+  for (const m of f.memory) {
+    rows.push([
+      `7. host memory per server, n = ${m.n}: RSS / heap+external`,
+      `${kib(m.oursRss)} / ${kib(m.oursHeap)}`,
+      `${kib(m.sdkRss)} / ${kib(m.sdkHeap)}`,
+      `${ratio(m.oursRss, m.sdkRss)} / ${ratio(m.oursHeap, m.sdkHeap)}`,
+      '',
+      '',
+    ]);
+  }
+  for (const [label, samples] of [
+    ['8. restart: crash → ready − backoff', f.restart.store],
+    ['   ↳ ours with the trust gate bypassed', f.restart.bypass],
+  ] as const) {
+    const respawn = med(samples, (s) => s.respawnMs);
+    const overhead = med(samples, (s) => s.respawnMs - s.coldMs);
+    rows.push([
+      label,
+      `${fmt(respawn, 0)} ms (overhead ${fmt(overhead, 0)} ms)`,
+      'never restarts',
+      '—',
+      '≤ 20 ms overhead',
+      verdict(overhead, { op: '≤', value: 20, unit: ' ms' }),
+    ]);
+  }
+  return rows;
+}
+
+function details(f: VsSdkFigures): string[] {
+  const big1 = med(f.big.ours, (b) => b.msPerMiB);
+  const big32 = med(f.huge.ours, (h) => h.msPerMiB);
+  const r = f.restart.store;
+  const rb = f.restart.bypass;
+  const lines = [
+    `- node ${f.env.node}, ${f.env.cores} cores, ${f.env.workerThreads} frame worker thread(s), @modelcontextprotocol/sdk ${f.env.sdk}, load average ${fmt(f.env.load, 2)} at start; ${f.plan.rounds} interleaved rounds per figure (medians); whole run ${fmt(f.totalMs / 1000, 0)} s.`,
+    `- 32 MiB vs 1 MiB, our main-thread cost per MiB: ${fmt(big32, 2)} vs ${fmt(big1, 2)} ms (${ratio(big32, big1)}; SPEC target ≤ 1.5×).`,
+    `- SDK, 32 MiB with default options: rejection “${f.huge.sdk.outcome}”; onerror saw ${f.huge.sdk.errors.map((e) => `“${e}”`).join(', ') || 'nothing'}; client usable afterwards: ${f.huge.sdk.usableAfter ? 'yes' : 'no'}.`,
+    `- restart (as shipped): crash call → exit event ${fmt(
+      med(r, (s) => s.detectMs),
+      0,
+    )} ms; backoff timer took ${fmt(
+      med(r, (s) => s.backoffMs),
+      0,
+    )} ms (configured 50); exit → ready ${fmt(
+      med(r, (s) => s.exitToReadyMs),
+      0,
+    )} ms. Gate bypassed: exit → ready ${fmt(
+      med(rb, (s) => s.exitToReadyMs),
+      0,
+    )} ms. Overhead = respawn − the fixture's own cold start (a bare connection: spawn, initialize, tools/list, ${fmt(
+      med(r, (s) => s.coldMs),
+      0,
+    )} ms) timed right after each crash, median of the differences.`,
+  ];
+  return lines;
+}
+
+/** The table and its detail lines, as markdown. */
+export function renderVsSdk(f: VsSdkFigures): string {
+  const header = ['measure', 'ours', 'SDK', 'ours ÷ SDK', 'target', 'verdict'];
+  return `${markdownTable(header, tableRows(f))}\n\n${details(f).join('\n')}`;
+}

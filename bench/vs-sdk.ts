@@ -1,0 +1,130 @@
+// Head-to-head: mcp-supervisor against the official MCP SDK client, both driving the same fixture server over
+// pipes, in interleaved rounds (medians). Run: node --import tsx bench/vs-sdk.ts
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { defaultFrameThreads } from '../src/workers/frame-pool.js';
+import { bigResults, cappedOk, concurrentEcho, sequentialEcho, wholeOk } from './lib/call-rounds.js';
+import { coldStartRounds } from './lib/cold-start.js';
+import { type Contender, connectSdk, startBareConnection, startOurs } from './lib/contenders.js';
+import { removeTrustStore } from './lib/fixture-fleet.js';
+import { oursHuge, sdkHuge } from './lib/huge-result.js';
+import { interleave } from './lib/interleave.js';
+import { memoryPerServer } from './lib/memory-per-server.js';
+import { restartRounds } from './lib/restart.js';
+import { renderVsSdk, type VsSdkFigures } from './lib/vs-sdk-report.js';
+
+const MiB = 1024 * 1024;
+
+/** The sizes of one run. */
+export type VsSdkPlan = VsSdkFigures['plan'] & { memorySizes: readonly number[] };
+
+/** Sizes of the run; the defaults keep it near a minute and a half on 2 cores. */
+export const VS_SDK_PLAN: VsSdkPlan = {
+  rounds: 5,
+  sequentialCalls: 2000,
+  concurrentCalls: 4000,
+  inFlight: 64,
+  bigBytes: MiB,
+  bigCount: 16,
+  hugeBytes: 32 * MiB,
+  hugeRounds: 3,
+  memorySizes: [1, 10, 50],
+  restartRounds: 5,
+};
+
+const progress = (what: string) => process.stderr.write(`vs-sdk: ${what}\n`);
+
+async function closeAll(cs: Array<Contender | undefined>): Promise<void> {
+  await Promise.allSettled(cs.map((c) => c?.close()));
+}
+
+/** Sequential, 64-in-flight and 1 MiB rounds on long-lived connections (one fixture process each). */
+async function callPhase(plan: VsSdkPlan) {
+  let ours: Contender | undefined;
+  let sdk: Contender | undefined;
+  let bare: Contender | undefined;
+  try {
+    ours = await startOurs();
+    sdk = await connectSdk();
+    bare = await startBareConnection();
+    const all = { ours, sdk, bare };
+    const big = { ours: cappedOk, sdk: wholeOk(plan.bigBytes), bare: cappedOk };
+    for (const c of Object.values(all)) {
+      await sequentialEcho(c, 300);
+      await concurrentEcho(c, 640, plan.inFlight);
+    }
+    for (const [k, c] of Object.entries(all))
+      await bigResults(c, 2, plan.bigBytes, big[k as keyof typeof big]);
+    progress('sequential echo');
+    const seq = await interleave(plan.rounds, {
+      ours: () => sequentialEcho(all.ours, plan.sequentialCalls),
+      sdk: () => sequentialEcho(all.sdk, plan.sequentialCalls),
+      bare: () => sequentialEcho(all.bare, plan.sequentialCalls),
+    });
+    progress(`${plan.inFlight}-in-flight echo`);
+    const par = await interleave(plan.rounds, {
+      ours: () => concurrentEcho(all.ours, plan.concurrentCalls, plan.inFlight),
+      sdk: () => concurrentEcho(all.sdk, plan.concurrentCalls, plan.inFlight),
+      bare: () => concurrentEcho(all.bare, plan.concurrentCalls, plan.inFlight),
+    });
+    progress('1 MiB results');
+    const bigs = await interleave(plan.rounds, {
+      ours: () => bigResults(all.ours, plan.bigCount, plan.bigBytes, big.ours),
+      sdk: () => bigResults(all.sdk, plan.bigCount, plan.bigBytes, big.sdk),
+    });
+    return { seq, par, big: bigs };
+  } finally {
+    await closeAll([ours, sdk, bare]);
+  }
+}
+
+function sdkVersion(): string {
+  const url = new URL('../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+}
+
+/** Runs every measurement, prints the table, and returns the raw figures and the rendered markdown. */
+export async function runVsSdkBench(
+  plan: VsSdkPlan = VS_SDK_PLAN,
+): Promise<{ figures: VsSdkFigures; markdown: string }> {
+  const t0 = performance.now();
+  const env = {
+    node: process.version,
+    cores: availableParallelism(),
+    workerThreads: defaultFrameThreads(),
+    sdk: sdkVersion(),
+    load: loadavg()[0] ?? 0,
+  };
+  try {
+    const calls = await callPhase(plan);
+    progress('32 MiB result');
+    const hugeOurs = await oursHuge(plan.hugeBytes, plan.hugeRounds);
+    const hugeSdk = await sdkHuge(plan.hugeBytes, 'default options');
+    const hugeSdkRaised = await sdkHuge(plan.hugeBytes, 'maxBufferSize: 64 MiB', 64 * MiB);
+    progress('cold start');
+    const cold = await coldStartRounds(plan.rounds);
+    progress('restart');
+    const restartStore = await restartRounds(plan.restartRounds, 'store');
+    const restartBypass = await restartRounds(plan.restartRounds, 'bypass');
+    progress('memory per server');
+    const memory = await memoryPerServer(plan.memorySizes, 'store');
+    const figures: VsSdkFigures = {
+      env,
+      plan,
+      ...calls,
+      huge: { ours: hugeOurs, sdk: hugeSdk, sdkRaised: hugeSdkRaised },
+      cold,
+      restart: { store: restartStore, bypass: restartBypass },
+      memory,
+      totalMs: performance.now() - t0,
+    };
+    const markdown = renderVsSdk(figures);
+    console.log(markdown);
+    return { figures, markdown };
+  } finally {
+    removeTrustStore();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runVsSdkBench();
