@@ -207,12 +207,6 @@ export const serverMachine = setup({
       states: {
         starting: {
           initial: 'spawning',
-          after: {
-            startupTimeout: {
-              target: 'stopping',
-              actions: assign({ stopKind: 'failure' as const, stopReason: 'startup_timeout' }),
-            },
-          },
           states: {
             spawning: {
               on: {
@@ -224,6 +218,13 @@ export const serverMachine = setup({
               },
             },
             handshaking: {
+              // The startup budget runs from the spawn: a person slow to approve the launch is no failed start.
+              after: {
+                startupTimeout: {
+                  target: '#server.running.stopping',
+                  actions: assign({ stopKind: 'failure' as const, stopReason: 'startup_timeout' }),
+                },
+              },
               invoke: {
                 src: 'handshake',
                 input: ({ context }) => ({ server: context.server, handle: context.handle }),

@@ -71,6 +71,8 @@ export class Supervisor {
   readonly actor: SupervisorActorRef;
   private readonly pool = new FramePool();
   private readonly conns = new Map<string, McpConnection>();
+  /** Every connection whose process group may still hold something (a grandchild), until it is reaped. */
+  private readonly unreaped = new Set<McpConnection>();
   private readonly listeners = new Set<(e: SupervisorEvent) => void>();
   private readonly servers: Map<string, ServerConfig>;
   private readonly watch: ServerWatch;
@@ -102,8 +104,14 @@ export class Supervisor {
         options.gate ? Promise.resolve(tools) : trust.filterTools(server, tools),
       stdinGraceMs: options.stdinGraceMs,
       onConnection: (id: string, conn: McpConnection | undefined) => {
-        if (conn) this.conns.set(id, conn);
-        else this.conns.delete(id);
+        if (!conn) {
+          this.conns.delete(id);
+          return;
+        }
+        this.conns.set(id, conn);
+        this.unreaped.add(conn);
+        // After the leader exits, close() waits for the rest of its group to be reaped.
+        void conn.exited.then(() => conn.close('exited')).then(() => this.unreaped.delete(conn));
       },
       onConnectionEvent: (id: string, event: { type: string; method?: string }) => {
         if (event.type === 'refused')
@@ -165,7 +173,7 @@ export class Supervisor {
         await this.watch.until(server.id, (state) => DOWN.has(state) || state === 'backoff');
       }
       this.actor.send({ type: 'STOP_ALL' });
-      await Promise.all([...this.conns.values()].map((c) => c.close('stopped')));
+      await Promise.all([...this.unreaped].map((c) => c.close('stopped')));
       this.watch.detach();
       this.actor.stop();
     }

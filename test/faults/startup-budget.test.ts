@@ -20,11 +20,8 @@ describe('the startup timeout covers the server, not the trust decision', () => 
     expect(sup.status()[0]).toMatchObject({ state: 'ready', restarts: 0 });
   });
 
-  // Defect: the startup timer starts on entering `spawning`, and the process actor awaits the trust gate
-  // (executable hash + `approve`) inside that state. A person who takes longer than `timeouts.startup` to
-  // answer the CLI's prompt gets a `startup_timeout` failed start for a server that never ran: it counts
-  // toward the limit, and with `policy: never` the server is not started at all. The timer should start
-  // once the process is spawned.
+  // The startup budget runs from the spawn, not from the trust decision: a person who takes longer than
+  // `timeouts.startup` to answer the CLI's prompt must not cause a counted `startup_timeout` failed start.
   it('a slow approval does not fail the start of a healthy server', async () => {
     const { sup, events } = f.create(fleetConfig([fixtureServer(ID, [], quickStart)]), {
       approve: async () => {

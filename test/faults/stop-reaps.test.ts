@@ -34,11 +34,8 @@ describe('stop() and the process groups it reaps', () => {
     await expectReaped();
   });
 
-  // Defect: Supervisor.stop() waits for each server to reach `stopped`, which happens on the leader's exit;
-  // the connection has already left the facade's map by then, so the group's leftover reaping (SIGTERM, wait
-  // min(shutdown, 1 s), SIGKILL) is never awaited. A host that exits right after `await stop()` — what stop()
-  // is for — orphans a grandchild that ignores SIGTERM. SPEC: stop "reaps every process group ... never
-  // leaves a process".
+  // A host that exits right after `await stop()` — what stop() is for — must not orphan a grandchild that
+  // ignores SIGTERM: stop() resolves only once every group's leftovers are reaped (SPEC: "never leaves a process").
   it('has reaped every group by the time stop() resolves', async () => {
     const { sup, grandchild } = await withStubbornGrandchild();
     await sup.stop();
