@@ -32,9 +32,15 @@ export function duration(defaultMs: number) {
     .default(defaultMs);
 }
 
-/** A size field (`64KiB`, `1MiB`, or bytes), in bytes, at least 1. */
-export function size() {
-  return z.unknown().transform((v, ctx) => fromUnit(parseSize(v), ctx, 1));
+/**
+ * The smallest result cap: below it a capped failure could lose its `ERROR: ` prefix to the truncation marker,
+ * and `ERROR: ` is the only failure signal a caller of callTool has.
+ */
+export const MIN_RESULT_BYTES = 256;
+
+/** A size field (`64KiB`, `1MiB`, or bytes), in bytes, at least `min`. */
+export function size(min = 1) {
+  return z.unknown().transform((v, ctx) => fromUnit(parseSize(v), ctx, min));
 }
 
 /** A number field; a numeric string (what `${VAR}` yields) counts as its number. */
@@ -129,7 +135,7 @@ export const ServerSchema = z.strictObject({
       failureThreshold: count(1).default(3),
     })
     .prefault({}),
-  maxResultBytes: size().optional(),
+  maxResultBytes: size(MIN_RESULT_BYTES).optional(),
   manifest: nonEmpty.optional(),
   scopes_required: z.array(scope).default([]),
   tools: z.array(McpToolEntrySchema).default([]),
@@ -146,7 +152,7 @@ export const SupervisorSectionSchema = z
         message: `expected one of: ${ALLOWED_SEPARATORS.map((s) => JSON.stringify(s)).join(', ')}`,
       })
       .default('.'),
-    maxResultBytes: size().default(65_536),
+    maxResultBytes: size(MIN_RESULT_BYTES).default(65_536),
     limit: limit(20),
   })
   .prefault({});

@@ -244,7 +244,7 @@ describe('parseConfig: problems', () => {
       'c.yaml:11:22 servers.files.tools[2]: duplicate tool "ok" (first declared at line 11)',
       'c.yaml:12:24 servers.files.inheritEnv[1]: not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)',
       'c.yaml:13:13 servers.files.roots[0]: expected a file:// URI (file:///abs/path)',
-      'c.yaml:14:5 servers.files.maxResultBytes: must be at least 1',
+      'c.yaml:14:5 servers.files.maxResultBytes: must be at least 256',
       'c.yaml:15:3 servers.Bad.Id: invalid server id "Bad.Id": expected [a-z][a-z0-9_-]* (lower-case letters, digits, _ and -, starting with a letter)',
       'c.yaml:16:5 servers.Bad.Id.command: must not be empty',
       'c.yaml:18:5 servers.web.type: only stdio servers are supported (type "http")',
