@@ -9,6 +9,7 @@ import { fixtureServer, fleetConfig, fleets } from './fleet.js';
 import { alive, gone, tempDir } from './helpers.js';
 
 const HOST = fileURLToPath(new URL('../fixtures/crash-host.ts', import.meta.url));
+const HOOKED = fileURLToPath(new URL('../fixtures/hooked-host.ts', import.meta.url));
 const f = fleets();
 const dirs: Array<{ cleanup(): void }> = [];
 const spawned: ChildProcess[] = [];
@@ -78,5 +79,21 @@ describe('a host killed with SIGKILL', () => {
     writeFileSync(join(t.dir, 'ledger-999999.json'), JSON.stringify(right));
     expect(reapOrphans(t.dir)).toEqual(['old']);
     expect(await gone(pid)).toBe(true);
+  });
+
+  it('with installReapHooks, a SIGTERM to the host reaps every group before it dies', async () => {
+    const t = tempDir();
+    dirs.push(t);
+    const host = spawn(process.execPath, ['--import', 'tsx', HOOKED, join(t.dir, 'trust.json')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    spawned.push(host);
+    const pid = Number(await readLine(host));
+    pids.push(pid);
+    expect(alive(pid)).toBe(true);
+    const ended = new Promise<string | null>((r) => host.once('exit', (_code, signal) => r(signal)));
+    host.kill('SIGTERM');
+    expect(await ended).toBe('SIGTERM');
+    expect(await gone(pid, 1000)).toBe(true);
   });
 });

@@ -208,4 +208,18 @@ describe('Supervisor with real fixture servers', () => {
     await sup.start();
     expect(sup.status()[0]).toMatchObject({ state: 'ready', restarts: 2 });
   });
+
+  it('passes the inspect option to createActor: an inspector sees every server actor of the system', async () => {
+    const seen = new Set<string>();
+    const { sup } = f.create(fleetConfig([fixtureServer('i1'), fixtureServer('i2')]), {
+      inspect: (e) => {
+        if (e.type === '@xstate.snapshot') seen.add(e.actorRef.id);
+      },
+    });
+    await sup.start();
+    expect(seen).toContain('server:i1');
+    expect(seen).toContain('server:i2');
+    expect([...seen].some((id) => id.startsWith('process-'))).toBe(true);
+    expect(sup.actor.getSnapshot().context.refs.i1).toBeDefined();
+  });
 });
