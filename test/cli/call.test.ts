@@ -37,11 +37,10 @@ describe('mcp-supervisor call', () => {
   it('honours --timeout', async () => {
     const dir = cli.tempDir();
     const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
-    const started = Date.now();
     const r = await cli.runCli(['call', config, 'fx.hang', '--timeout', '300ms', '--trust-all']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^ERROR: tool 'hang' timed out/);
-    expect(Date.now() - started).toBeLessThan(4000);
+    // The config's call timeout is 5 s: the message names the one given on the command line.
+    expect(r.stdout).toBe("ERROR: tool 'hang' timed out after 300 ms\n");
   });
 
   it('rejects bad JSON args in one line with exit 2, before starting anything', async () => {

@@ -95,7 +95,8 @@ describe('mcp-supervisor run (no TTY)', () => {
     p.child.kill('SIGINT');
     const r = await p.exited;
     expect(r.code).toBe(130);
-    expect(Date.now() - second).toBeLessThan(1500);
+    // The graceful stop would wait 20 s for the SIGTERM-ignoring child; the second signal does not.
+    expect(Date.now() - second).toBeLessThan(5000);
     expect(await allGone([file.pid, file.grandchild])).toBe(true);
   });
 
