@@ -100,6 +100,20 @@ describe('mcp-supervisor run (no TTY)', () => {
     expect(await allGone([file.pid, file.grandchild])).toBe(true);
   });
 
+  it("stops everything and exits 1 when the supervisor's own restart limit is exceeded", async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(
+      dir,
+      [{ id: 'fx' }, { id: 'bad', flags: ['--exit-at-start', '1'] }],
+      'supervisor:\n  limit: { maxRestarts: 2, window: 60s }\n',
+    );
+    const p = cli.spawnCli(['run', config, '--trust-all']);
+    const r = await p.exited;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/level=error event=escalated reason=/);
+    expect(await allGone([await pidOf(dir, 'fx')])).toBe(true);
+  });
+
   it('starts the inspector UI with --ui, prints its URL on stderr and closes it on stop', async () => {
     const dir = cli.tempDir();
     const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
