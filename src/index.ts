@@ -1,5 +1,8 @@
 // The curated public API of mcp-supervisor: every export is named here on purpose.
 
+// The live inspector page, for hosts that embed it.
+export { type StatechartGraph, toStatechart } from './cli/ui/statechart.js';
+export { startUiServer, type UiServer, type UiServerOptions, type UiSource } from './cli/ui/ui-server.js';
 // Restart policy math.
 export {
   type BackoffConfig,
@@ -51,6 +54,7 @@ export { RemoteError, SupervisorError, type SupervisorErrorCode } from './superv
 export { exposedName, isValidMcpToolName } from './supervisor/namespace/exposed-name.js';
 export { diffTools, type ToolDiff } from './supervisor/namespace/tool-diff.js';
 export { installReapHooks, liveGroups, reapAll } from './supervisor/process-ledger.js';
+export type { GateVerdict } from './supervisor/runtime-actors.js';
 export type { ExitInfo } from './supervisor/server-process.js';
 export {
   type CallOpts,

@@ -51,10 +51,7 @@ export function processActor(deps: RuntimeDeps) {
         sendBack({ type: 'PROC.UNTRUSTED', generation, fingerprint: verdict.fingerprint });
         return;
       }
-      if (pendingStop) {
-        sendBack({ type: 'PROC.EXIT', generation, exit: synthesizedExit(pendingStop.reason) });
-        return;
-      }
+      if (pendingStop) return;
       const c = new McpConnection({
         serverId: server.id,
         command: server.command,
@@ -85,8 +82,13 @@ export function processActor(deps: RuntimeDeps) {
     void begin();
     receive((command) => {
       if (command.type !== 'STOP') return;
-      if (conn) void conn.close(command.reason, { immediate: command.immediate });
-      else pendingStop = command;
+      if (conn) {
+        void conn.close(command.reason, { immediate: command.immediate });
+      } else if (!pendingStop) {
+        // Stopped while the trust gate is still deciding (a person may never answer): nothing runs, so it ends now.
+        pendingStop = command;
+        sendBack({ type: 'PROC.EXIT', generation, exit: synthesizedExit(command.reason) });
+      }
     });
     return () => {
       ended = true;

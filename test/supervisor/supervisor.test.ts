@@ -213,7 +213,7 @@ describe('Supervisor with real fixture servers', () => {
     const seen = new Set<string>();
     const { sup } = f.create(fleetConfig([fixtureServer('i1'), fixtureServer('i2')]), {
       inspect: (e) => {
-        if (e.type === '@xstate.snapshot') seen.add(e.actorRef.id);
+        if (e.type === '@xstate.snapshot') seen.add((e.actorRef as unknown as { id: string }).id);
       },
     });
     await sup.start();

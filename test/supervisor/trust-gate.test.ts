@@ -111,6 +111,20 @@ describe('trust on first use', () => {
     expect(asks).toBe(5);
   });
 
+  it('stop() does not wait for an approval nobody answers', async () => {
+    const { sup } = f.create(fleetConfig([fixtureServer('pending')]), {
+      approve: () => new Promise<boolean>(() => {}),
+    });
+    const starting = sup.start();
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    await sup.stop();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    await starting;
+    expect(sup.status()[0]).toMatchObject({ state: 'stopped' });
+    expect(sup.status()[0]!.pid).toBeUndefined();
+  });
+
   it('a corrupt store is a clear refusal, never a silent trust', async () => {
     const store = join(tmp(), 'trust.json');
     writeFileSync(store, '{ not json');

@@ -91,10 +91,18 @@ export function envValueHash(serverId: string, name: string, value: string): str
   return sha256Hex(`mcp-supervisor/env\0${serverId}\0${name}\0${value}`);
 }
 
+/**
+ * Files an interpreter runs. Only the first argument (`node server.js`, `python -m`'s target aside) and arguments
+ * with a code extension are hashed: a data file the server itself writes (`--pid-file x.json`, `--log out.txt`)
+ * must not make its own next launch look changed.
+ */
+const CODE_EXTENSION =
+  /\.(?:[cm]?[jt]sx?|py|pyc|rb|pl|php|sh|bash|zsh|lua|jar|wasm|exs?|dart|swift|kts?|groovy|r)$/i;
+
 async function scriptFacts(args: readonly string[], cwd: string): Promise<ScriptFact[]> {
   const out: ScriptFact[] = [];
   for (const [index, arg] of args.slice(0, SCRIPT_ARGS_CHECKED).entries()) {
-    if (arg === '') continue;
+    if (arg === '' || (index > 0 && !CODE_EXTENSION.test(arg))) continue;
     const file = await regularFile(resolve(cwd, arg));
     if (file === null) continue;
     const sha256 = file.size > SCRIPT_MAX_BYTES ? null : await sha256File(file.path);

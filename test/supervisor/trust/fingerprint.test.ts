@@ -99,6 +99,18 @@ describe('computeFingerprint', () => {
     expect(ninth.facts.scripts).toEqual([]);
   });
 
+  it('leaves data files the server writes out of the fingerprint (only the first arg or code files count)', async () => {
+    const before = await computeFingerprint(base({ args: ['server.js', '--pid-file', 'pid.json'] }), {
+      pathEnv: bin,
+    });
+    writeFileSync(join(dir, 'pid.json'), '{"pid":1}');
+    const after = await computeFingerprint(base({ args: ['server.js', '--pid-file', 'pid.json'] }), {
+      pathEnv: bin,
+    });
+    expect(after.fingerprint).toBe(before.fingerprint);
+    expect(after.facts.scripts.map((s) => s.arg)).toEqual(['server.js']);
+  });
+
   it('records a script over 64 MiB without hashing it', async () => {
     const big = join(dir, 'big.js');
     writeFileSync(big, '');
