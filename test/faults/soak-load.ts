@@ -200,12 +200,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
   } finally {
     clearInterval(sampler);
     const s0 = performance.now();
-    await sup.stop();
+    // stop() waits for leftover reaping on unref'd timers (test/faults/host-exit.test.ts): in a plain node
+    // host with nothing else on its loop, node would exit mid-stop, so hold the loop open until it is done.
+    const keepAlive = setInterval(() => {}, 1000);
+    await sup.stop().finally(() => clearInterval(keepAlive));
     report.stopMs = performance.now() - s0;
     report.wallMs = performance.now() - t0;
   }
-  // stop() resolves before leftover reaping finishes (test/faults/stop-reaps.test.ts): allow it 2 s
-  for (let i = 0; i < 200 && (liveGroups().length > 0 || [...pids].some(alive)); i++) await sleep(10);
   report.pidsSeen = pids.size;
   report.pidsLeft = [...pids].filter(alive);
   report.groupsLeft = liveGroups().length;
