@@ -1,6 +1,6 @@
 import type { JsonRpcId, JsonRpcMessage } from './jsonrpc.js';
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
-import { classifyPieces, classifySpan, type LineVerdict } from './line-text.js';
+import { DEFAULT_MAX_LINE_BYTES, type LineSink, LineSplitter } from './line-splitter.js';
+import { classifyPieces, classifySpan } from './line-text.js';
 import { sniffResponseId } from './sniff.js';
 
 /** What the framer finds in a stream of newline-delimited JSON-RPC. */
@@ -29,11 +29,20 @@ export class LineFramer {
   #out: FrameEvent[] = [];
 
   constructor({ maxLineBytes = DEFAULT_MAX_LINE_BYTES }: LineFramerOptions = {}) {
-    this.#splitter = new LineSplitter(maxLineBytes, {
-      onLine: (pieces, bytes) => this.#add(classifyPieces(pieces, bytes)),
-      onSpan: (chunk, start, end) => this.#add(classifySpan(chunk, start, end)),
-      onOversize: (bytes, head, tail) => this.#out.push(oversizeEvent(bytes, head, tail)),
-    });
+    const sink: LineSink = {
+      onLine: (pieces, bytes) => {
+        const verdict = classifyPieces(pieces, bytes);
+        if (verdict) this.#out.push(verdict);
+      },
+      onSpan: (chunk, start, end) => {
+        const verdict = classifySpan(chunk, start, end);
+        if (verdict) this.#out.push(verdict);
+      },
+      onOversize: (bytes, head, tail) => {
+        this.#out.push(oversizeEvent(bytes, head, tail));
+      },
+    };
+    this.#splitter = new LineSplitter(maxLineBytes, sink);
   }
 
   /** Bytes held for the unfinished line; bounded by maxLineBytes plus one chunk. */
@@ -51,10 +60,6 @@ export class LineFramer {
   end(): FrameEvent[] {
     this.#splitter.end();
     return this.#take();
-  }
-
-  #add(verdict: LineVerdict): void {
-    if (verdict) this.#out.push(verdict);
   }
 
   #take(): FrameEvent[] {
