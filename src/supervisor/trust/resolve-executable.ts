@@ -47,13 +47,30 @@ export async function regularFile(file: string): Promise<{ path: string; size: n
   }
 }
 
-/** sha256 (hex) of a file's bytes, streamed so a large binary is never held whole; null if it cannot be read. */
+const memo = new Map<string, { key: string; sha256: string }>();
+
+/**
+ * sha256 (hex) of a file's bytes, streamed so a large binary is never held whole; null if it cannot be read.
+ * Hashing a 100 MB interpreter on every restart would cost most of a second, so a digest is reused while the
+ * file's identity and change time are the same: `ctime` moves on every write and cannot be set back by a user.
+ */
 export async function sha256File(file: string): Promise<string | null> {
+  let key: string;
+  try {
+    const info = await stat(file, { bigint: true });
+    key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  } catch {
+    return null;
+  }
+  const known = memo.get(file);
+  if (known?.key === key) return known.sha256;
   const hash = createHash('sha256');
   try {
     for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   } catch {
     return null;
   }
-  return hash.digest('hex');
+  const sha256 = hash.digest('hex');
+  memo.set(file, { key, sha256 });
+  return sha256;
 }
