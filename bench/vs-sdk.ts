@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { defaultFrameThreads } from '../src/workers/frame-pool.js';
 import { bigResults, cappedOk, concurrentEcho, sequentialEcho, wholeOk } from './lib/call-rounds.js';
 import { coldStartRounds } from './lib/cold-start.js';
 import { type Contender, connectSdk, startBareConnection, startOurs } from './lib/contenders.js';
@@ -11,6 +10,7 @@ import { removeTrustStore } from './lib/fixture-fleet.js';
 import { oursHuge, sdkHuge } from './lib/huge-result.js';
 import { interleave } from './lib/interleave.js';
 import { memoryPerServer } from './lib/memory-per-server.js';
+import { defaultFrameThreads, OURS_FROM } from './lib/ours.js';
 import { restartRounds } from './lib/restart.js';
 import { renderVsSdk, type VsSdkFigures } from './lib/vs-sdk-report.js';
 
@@ -51,8 +51,9 @@ async function callPhase(plan: VsSdkPlan) {
     const all = { ours, sdk, bare };
     const big = { ours: cappedOk, sdk: wholeOk(plan.bigBytes), bare: cappedOk };
     for (const c of Object.values(all)) {
-      await sequentialEcho(c, 300);
-      await concurrentEcho(c, 640, plan.inFlight);
+      // enough calls for the JIT to settle: the first few hundred cost two to three times the later ones
+      await sequentialEcho(c, 1500);
+      await concurrentEcho(c, 3000, plan.inFlight);
     }
     for (const [k, c] of Object.entries(all))
       await bigResults(c, 2, plan.bigBytes, big[k as keyof typeof big]);
@@ -93,6 +94,7 @@ export async function runVsSdkBench(
     node: process.version,
     cores: availableParallelism(),
     workerThreads: defaultFrameThreads(),
+    oursFrom: OURS_FROM,
     sdk: sdkVersion(),
     load: loadavg()[0] ?? 0,
   };
@@ -108,7 +110,7 @@ export async function runVsSdkBench(
     const restartStore = await restartRounds(plan.restartRounds, 'store');
     const restartBypass = await restartRounds(plan.restartRounds, 'bypass');
     progress('memory per server');
-    const memory = await memoryPerServer(plan.memorySizes, 'store');
+    const memory = await memoryPerServer(plan.memorySizes, [10]);
     const figures: VsSdkFigures = {
       env,
       plan,

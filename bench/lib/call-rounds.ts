@@ -1,7 +1,7 @@
 // One measured round of calls through a contender: sequential, N in flight, or large results.
 import { BenchError } from './bench-error.js';
 import type { Contender } from './contenders.js';
-import { type LoopCost, measureLoop } from './loop.js';
+import { type LoopCost, mainThreadCpuMs, measureLoop } from './loop.js';
 
 const MiB = 1024 * 1024;
 
@@ -15,20 +15,29 @@ async function echoOnce(c: Contender, text: string): Promise<void> {
 export interface CallRate {
   callsPerS: number;
   cpuUsPerCall: number;
+  /** The fixture server's main-thread CPU per call: the floor neither client can go under. */
+  serverUsPerCall: number;
 }
 
-async function rate(calls: number, run: () => Promise<void>): Promise<CallRate> {
+async function rate(c: Contender, calls: number, run: () => Promise<void>): Promise<CallRate> {
+  const pid = c.pid();
+  const server0 = pid === undefined ? Number.NaN : mainThreadCpuMs(pid);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await run();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  return { callsPerS: calls / (wallMs / 1000), cpuUsPerCall: (cpu.user + cpu.system) / calls };
+  const serverMs = pid === undefined ? Number.NaN : mainThreadCpuMs(pid) - server0;
+  return {
+    callsPerS: calls / (wallMs / 1000),
+    cpuUsPerCall: (cpu.user + cpu.system) / calls,
+    serverUsPerCall: (serverMs * 1000) / calls,
+  };
 }
 
 /** `calls` echo calls one after another. */
 export function sequentialEcho(c: Contender, calls: number): Promise<CallRate> {
-  return rate(calls, async () => {
+  return rate(c, calls, async () => {
     for (let i = 0; i < calls; i++) await echoOnce(c, `hello ${i}`);
   });
 }
@@ -42,7 +51,7 @@ export function concurrentEcho(c: Contender, calls: number, inFlight: number): P
       await echoOnce(c, `hello ${i}`);
     }
   };
-  return rate(calls, async () => {
+  return rate(c, calls, async () => {
     await Promise.all(Array.from({ length: inFlight }, lane));
   });
 }
@@ -51,6 +60,7 @@ export function concurrentEcho(c: Contender, calls: number, inFlight: number): P
 export interface BigCost extends LoopCost {
   mib: number;
   msPerMiB: number;
+  cpuMsPerMiB: number;
   mibPerS: number;
 }
 
@@ -72,7 +82,13 @@ export async function bigResults(
     }
   });
   const mib = (count * bytes) / MiB;
-  return { ...cost, mib, msPerMiB: cost.activeMs / mib, mibPerS: mib / (cost.wallMs / 1000) };
+  return {
+    ...cost,
+    mib,
+    msPerMiB: cost.activeMs / mib,
+    cpuMsPerMiB: cost.cpuMs / mib,
+    mibPerS: mib / (cost.wallMs / 1000),
+  };
 }
 
 /** Ours: flattened text capped at maxResultBytes, never an error. */

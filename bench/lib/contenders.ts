@@ -1,17 +1,16 @@
 // The clients under test, behind one shape: ours (the supervisor facade, or a bare connection) and the SDK's.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { buildChildEnv } from '../../src/supervisor/child-env.js';
-import { McpConnection } from '../../src/supervisor/connection.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
-import { callToolText, listAllTools } from '../../src/supervisor/tool-calls.js';
-import { FramePool } from '../../src/workers/frame-pool.js';
 import { BenchError } from './bench-error.js';
 import { benchSupervisor, CALL_TIMEOUT_MS, FIXTURE, fixtureServer, type TrustMode } from './fixture-fleet.js';
+import { buildChildEnv, callToolText, FramePool, listAllTools, McpConnection } from './ours.js';
 
 /** One client connected to one fixture server. `call` answers a tool's text (ours: flattened and capped). */
 export interface Contender {
   call(tool: string, args: Record<string, unknown>): Promise<string>;
+  /** The fixture process's pid, to read its CPU time. */
+  pid(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -31,13 +30,14 @@ export async function startOurs(
   }
   return {
     sup,
+    pid: () => sup.status()[0]?.pid,
     call: (tool, args) => sup.callTool(`fx.${tool}`, args, { timeoutMs: CALL_TIMEOUT_MS }),
     close: () => sup.stop(),
   };
 }
 
 /** One McpConnection without the supervisor around it: spawn, handshake, tools/list (the fixture's own cold start). */
-export async function startBareConnection(): Promise<Contender & { pool: FramePool }> {
+export async function startBareConnection(): Promise<Contender> {
   const server = fixtureServer('fx');
   const pool = new FramePool();
   const conn = new McpConnection({
@@ -63,7 +63,7 @@ export async function startBareConnection(): Promise<Contender & { pool: FramePo
     throw err;
   }
   return {
-    pool,
+    pid: () => conn.pid,
     call: (tool, args) =>
       callToolText(conn, tool, args, { timeoutMs: CALL_TIMEOUT_MS, maxBytes: server.maxResultBytes }),
     close,
@@ -95,6 +95,7 @@ export async function connectSdk(
   return {
     client,
     transport,
+    pid: () => transport.pid ?? undefined,
     call: async (tool, args) => {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, limits);
       const first = (result.content as Array<{ type: string; text?: string }> | undefined)?.[0];

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig, SupervisorConfig } from '../../src/supervisor/config/types.js';
-import { createSupervisor, type Supervisor } from '../../src/supervisor/supervisor.js';
+import type { Supervisor } from '../../src/supervisor/supervisor.js';
+import { createSupervisor } from './ours.js';
 
 /** The fixture MCP server both clients drive (plain Node, no dependencies). */
 export const FIXTURE = fileURLToPath(new URL('../../test/fixtures/mcp-server.mjs', import.meta.url));

@@ -25,6 +25,8 @@ export interface SdkHuge {
   outcome: string;
   /** Distinct messages its `onerror` saw, in order. */
   errors: string[];
+  /** From the call to the first `onerror`, ms (NaN when there was none). */
+  firstErrorMs: number;
   /** Whether a small call still worked afterwards on the same client. */
   usableAfter: boolean;
 }
@@ -54,13 +56,17 @@ export async function oursHuge(bytes: number, rounds: number): Promise<OursHuge[
 /** One call of `big` with `bytes` through a fresh SDK client (default options unless `maxBufferSize`). */
 export async function sdkHuge(bytes: number, label: string, maxBufferSize?: number): Promise<SdkHuge> {
   const errors: string[] = [];
+  let t0 = Number.NaN;
+  let firstErrorMs = Number.NaN;
   const onError = (err: Error) => {
+    if (Number.isNaN(firstErrorMs)) firstErrorMs = performance.now() - t0;
     if (!errors.includes(err.message)) errors.push(err.message);
   };
   const sdk = await connectSdk({ onError, ...(maxBufferSize !== undefined ? { maxBufferSize } : {}) });
   try {
     fullGc();
     const { value, cost } = await measureLoop(async () => {
+      t0 = performance.now();
       try {
         const text = await sdk.call('big', { bytes });
         return text.length === bytes ? 'ok' : `wrong length ${text.length}`;
@@ -81,6 +87,7 @@ export async function sdkHuge(bytes: number, label: string, maxBufferSize?: numb
       p99Ms: cost.p99Ms,
       outcome: value,
       errors: errors.map((m) => (m.length > 160 ? `${m.slice(0, 160)}…` : m)),
+      firstErrorMs,
       usableAfter,
     };
   } finally {

@@ -1,4 +1,7 @@
-// Host memory per supervised server: RSS and heap growth after starting n servers, divided by n.
+// Host memory per supervised server: RSS and heap growth after starting n servers, divided by n. Each figure
+// comes from a fresh node process, so garbage and freed-but-kept pages of earlier work do not blur it.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { BenchError } from './bench-error.js';
 import { type Contender, connectSdk } from './contenders.js';
 import { benchSupervisor, fixtureServer, type TrustMode } from './fixture-fleet.js';
@@ -12,9 +15,15 @@ export interface MemorySample {
   oursHeap: number;
   sdkRss: number;
   sdkHeap: number;
+  /** Ours as shipped (trust store: each start hashes the executable), where measured. */
+  shippedRss?: number;
+  shippedHeap?: number;
 }
 
-async function oursDelta(n: number, trust: TrustMode): Promise<{ rss: number; heap: number }> {
+export type MemoryKind = 'ours' | 'bypass' | 'sdk';
+type Delta = { rss: number; heap: number };
+
+async function oursDelta(n: number, trust: TrustMode): Promise<Delta> {
   const servers = Array.from({ length: n }, (_, i) => fixtureServer(`s${i}`));
   const before = await memorySnapshot();
   const sup = benchSupervisor(servers, trust);
@@ -29,7 +38,7 @@ async function oursDelta(n: number, trust: TrustMode): Promise<{ rss: number; he
   }
 }
 
-async function sdkDelta(n: number): Promise<{ rss: number; heap: number }> {
+async function sdkDelta(n: number): Promise<Delta> {
   const before = await memorySnapshot();
   const settled = await Promise.allSettled(Array.from({ length: n }, () => connectSdk()));
   const clients = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value as Contender] : []));
@@ -43,35 +52,73 @@ async function sdkDelta(n: number): Promise<{ rss: number; heap: number }> {
   }
 }
 
-/** Small fleets are measured this many times (median): one server's growth is near the noise of a GC. */
+/** In this process: one throwaway fleet of one (loads code on first use), then the measured fleet of n. */
+export async function memoryDelta(kind: MemoryKind, n: number): Promise<Delta> {
+  const run = (k: number) =>
+    kind === 'sdk' ? sdkDelta(k) : oursDelta(k, kind === 'ours' ? 'store' : 'bypass');
+  await run(1);
+  return run(n);
+}
+
+/** Runs `memoryDelta` in a fresh node process (bench/lib/memory-child.ts) and reads its JSON answer. */
+function inChild(kind: MemoryKind, n: number): Promise<Delta> {
+  const entry = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', entry, kind, String(n)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    out += s;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code === 0) resolve(JSON.parse(last) as Delta);
+      else reject(new BenchError('NOT_READY', `memory child ${kind} n=${n} exited ${code}: ${last}`));
+    });
+  });
+}
+
+/** Fleets of one are measured this many times (median): one server's growth is near the noise of a GC. */
 const SMALL_REPEATS = 3;
 
-/** One sample per fleet size (median of repeats for small ones), ours and the SDK's alternating who goes first. */
-export async function memoryPerServer(sizes: readonly number[], trust: TrustMode): Promise<MemorySample[]> {
-  // a throwaway pass so code loaded on first use is not billed to the first fleet measured
-  await oursDelta(1, trust);
-  await sdkDelta(1);
+/**
+ * One sample per fleet size, each figure from its own process, alternating who goes first. Ours runs with the
+ * trust gate bypassed (hashing a 100 MB node binary per server would dominate the run time), and as shipped at
+ * the sizes in `shippedAt`.
+ */
+export async function memoryPerServer(
+  sizes: readonly number[],
+  shippedAt: readonly number[],
+): Promise<MemorySample[]> {
   const out: MemorySample[] = [];
   for (const n of sizes) {
-    const ours: Array<{ rss: number; heap: number }> = [];
-    const sdk: Array<{ rss: number; heap: number }> = [];
-    const repeats = n <= 10 ? SMALL_REPEATS : 1;
+    const ours: Delta[] = [];
+    const sdk: Delta[] = [];
+    const repeats = n === 1 ? SMALL_REPEATS : 1;
     for (let r = 0; r < repeats; r++) {
       if ((out.length + r) % 2 === 0) {
-        ours.push(await oursDelta(n, trust));
-        sdk.push(await sdkDelta(n));
+        ours.push(await inChild('bypass', n));
+        sdk.push(await inChild('sdk', n));
       } else {
-        sdk.push(await sdkDelta(n));
-        ours.push(await oursDelta(n, trust));
+        sdk.push(await inChild('sdk', n));
+        ours.push(await inChild('bypass', n));
       }
     }
-    out.push({
+    const sample: MemorySample = {
       n,
       oursRss: median(ours.map((x) => x.rss)),
       oursHeap: median(ours.map((x) => x.heap)),
       sdkRss: median(sdk.map((x) => x.rss)),
       sdkHeap: median(sdk.map((x) => x.heap)),
-    });
+    };
+    if (shippedAt.includes(n)) {
+      const b = await inChild('ours', n);
+      sample.shippedRss = b.rss;
+      sample.shippedHeap = b.heap;
+    }
+    out.push(sample);
   }
   return out;
 }

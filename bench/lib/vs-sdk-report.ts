@@ -9,7 +9,7 @@ import { markdownTable } from './table.js';
 
 /** Everything one run measured, raw (every round kept). */
 export interface VsSdkFigures {
-  env: { node: string; cores: number; workerThreads: number; sdk: string; load: number };
+  env: { node: string; cores: number; workerThreads: number; oursFrom: string; sdk: string; load: number };
   plan: {
     rounds: number;
     sequentialCalls: number;
@@ -61,11 +61,13 @@ type Rates = { ours: CallRate[]; sdk: CallRate[]; bare: CallRate[] };
 function callRows(label: string, r: Rates, goal: Goal): string[][] {
   const cps = (xs: CallRate[]) => med(xs, (x) => x.callsPerS);
   const cpu = (xs: CallRate[]) => med(xs, (x) => x.cpuUsPerCall);
+  const srv = (xs: CallRate[]) => med(xs, (x) => x.serverUsPerCall);
   return [
     compare(`${label}, calls/s`, cps(r.ours), cps(r.sdk), '', 0, goal),
     compare('   ↳ bare McpConnection (no facade), calls/s', cps(r.bare), cps(r.sdk), '', 0),
     compare('   ↳ host CPU per call, facade', cpu(r.ours), cpu(r.sdk), ' µs', 0),
     compare('   ↳ host CPU per call, bare McpConnection', cpu(r.bare), cpu(r.sdk), ' µs', 0),
+    compare('   ↳ fixture server CPU per call (same server)', srv(r.ours), srv(r.sdk), ' µs', 0),
   ];
 }
 
@@ -97,6 +99,13 @@ function tableRows(f: VsSdkFigures): string[][] {
       ' ms',
       2,
       { op: '≤', value: 0.2, unit: '×' },
+    ),
+    compare(
+      '   ↳ main-thread CPU per MiB (schedstat)',
+      med(f.big.ours, (b) => b.cpuMsPerMiB),
+      med(f.big.sdk, (b) => b.cpuMsPerMiB),
+      ' ms',
+      2,
     ),
     compare(
       '   ↳ throughput, MiB/s',
@@ -178,13 +187,22 @@ function tableRows(f: VsSdkFigures): string[][] {
   );
   for (const m of f.memory) {
     rows.push([
-      `7. host memory per server, n = ${m.n}: RSS / heap+external`,
+      `7. host memory per server, n = ${m.n}: RSS / heap+external (ours: gate bypassed)`,
       `${kib(m.oursRss)} / ${kib(m.oursHeap)}`,
       `${kib(m.sdkRss)} / ${kib(m.sdkHeap)}`,
       `${ratio(m.oursRss, m.sdkRss)} / ${ratio(m.oursHeap, m.sdkHeap)}`,
       '',
       '',
     ]);
+    if (m.shippedRss !== undefined && m.shippedHeap !== undefined)
+      rows.push([
+        '   ↳ ours as shipped (trust store hashes the executable)',
+        `${kib(m.shippedRss)} / ${kib(m.shippedHeap)}`,
+        `${kib(m.sdkRss)} / ${kib(m.sdkHeap)}`,
+        `${ratio(m.shippedRss, m.sdkRss)} / ${ratio(m.shippedHeap, m.sdkHeap)}`,
+        '',
+        '',
+      ]);
   }
   for (const [label, samples] of [
     ['8. restart: crash → ready − backoff', f.restart.store],
@@ -210,9 +228,9 @@ function details(f: VsSdkFigures): string[] {
   const r = f.restart.store;
   const rb = f.restart.bypass;
   const lines = [
-    `- node ${f.env.node}, ${f.env.cores} cores, ${f.env.workerThreads} frame worker thread(s), @modelcontextprotocol/sdk ${f.env.sdk}, load average ${fmt(f.env.load, 2)} at start; ${f.plan.rounds} interleaved rounds per figure (medians); whole run ${fmt(f.totalMs / 1000, 0)} s.`,
+    `- node ${f.env.node}, ${f.env.cores} cores, ${f.env.workerThreads} frame worker thread(s), ours loaded from ${f.env.oursFrom}/, @modelcontextprotocol/sdk ${f.env.sdk}, load average ${fmt(f.env.load, 2)} at start; ${f.plan.rounds} interleaved rounds per figure (medians); whole run ${fmt(f.totalMs / 1000, 0)} s.`,
     `- 32 MiB vs 1 MiB, our main-thread cost per MiB: ${fmt(big32, 2)} vs ${fmt(big1, 2)} ms (${ratio(big32, big1)}; SPEC target ≤ 1.5×).`,
-    `- SDK, 32 MiB with default options: rejection “${f.huge.sdk.outcome}”; onerror saw ${f.huge.sdk.errors.map((e) => `“${e}”`).join(', ') || 'nothing'}; client usable afterwards: ${f.huge.sdk.usableAfter ? 'yes' : 'no'}.`,
+    `- SDK, 32 MiB with default options: rejection “${f.huge.sdk.outcome}”; first onerror after ${fmt(f.huge.sdk.firstErrorMs, 0)} ms; onerror saw ${f.huge.sdk.errors.map((e) => `“${e}”`).join(', ') || 'nothing'}; client usable afterwards: ${f.huge.sdk.usableAfter ? 'yes' : 'no'}.`,
     `- restart (as shipped): crash call → exit event ${fmt(
       med(r, (s) => s.detectMs),
       0,

@@ -1,0 +1,47 @@
+// Our runtime as users run it: the compiled dist/ when it is at least as new as src/ (`npm run bench` builds it
+// first), else the TypeScript sources through tsx, whose keepNames helpers add a few µs to every call.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type * as ChildEnv from '../../src/supervisor/child-env.js';
+import type * as Connection from '../../src/supervisor/connection.js';
+import type * as SupervisorModule from '../../src/supervisor/supervisor.js';
+import type * as ToolCalls from '../../src/supervisor/tool-calls.js';
+import type * as FramePoolModule from '../../src/workers/frame-pool.js';
+
+const root = new URL('../../', import.meta.url);
+
+/** True when every src/**.ts has a dist/**.js built from it no earlier than its last change. */
+function distIsFresh(): boolean {
+  const src = fileURLToPath(new URL('src/', root));
+  const dist = fileURLToPath(new URL('dist/', root));
+  if (!existsSync(dist)) return false;
+  for (const rel of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+    if (!rel.endsWith('.ts') || rel.endsWith('.d.ts')) continue;
+    const built = `${dist}${rel.slice(0, -3)}.js`;
+    if (!existsSync(built) || statSync(built).mtimeMs < statSync(`${src}${rel}`).mtimeMs) return false;
+  }
+  return true;
+}
+
+/** Where our code is loaded from for this run. */
+export const OURS_FROM: 'dist' | 'src' =
+  process.env.BENCH_OURS_FROM === 'src' || !distIsFresh() ? 'src' : 'dist';
+
+function load<T>(path: string): Promise<T> {
+  // under tsx a `.js` specifier in src/ resolves to its `.ts` source
+  return import(new URL(`${OURS_FROM}/${path}`, root).href) as Promise<T>;
+}
+
+const [supervisor, connection, toolCalls, childEnv, framePool] = await Promise.all([
+  load<typeof SupervisorModule>('supervisor/supervisor.js'),
+  load<typeof Connection>('supervisor/connection.js'),
+  load<typeof ToolCalls>('supervisor/tool-calls.js'),
+  load<typeof ChildEnv>('supervisor/child-env.js'),
+  load<typeof FramePoolModule>('workers/frame-pool.js'),
+]);
+
+export const { createSupervisor } = supervisor;
+export const { McpConnection } = connection;
+export const { callToolText, listAllTools } = toolCalls;
+export const { buildChildEnv } = childEnv;
+export const { FramePool, defaultFrameThreads } = framePool;
