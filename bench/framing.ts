@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { FramePool } from '../src/workers/frame-pool.js';
+import { DEFAULT_NICE_INCREMENT, FramePool } from '../src/workers/frame-pool.js';
 import { LineFramer } from '../src/workers/line-framer.js';
 import { StreamDecoder } from '../src/workers/stream-decoder.js';
 
@@ -238,16 +238,19 @@ export interface FramingRow {
 
 /** Runs the framing benchmark and prints one markdown table per size, with ratios to (a) and (b). */
 export async function runFramingBench(): Promise<void> {
-  const nice = Number(process.env.FRAMING_NICE ?? 0);
-  const threads = process.env.FRAMING_THREADS ? Number(process.env.FRAMING_THREADS) : undefined;
-  const pool = new FramePool({ niceIncrement: nice, ...(threads ? { maxThreads: threads } : {}) });
+  // FRAMING_THREADS / FRAMING_NICE override the pool's defaults, for tuning
+  const { FRAMING_THREADS: threads, FRAMING_NICE: nice } = process.env;
+  const pool = new FramePool({
+    ...(threads ? { maxThreads: Number(threads) } : {}),
+    ...(nice ? { niceIncrement: Number(nice) } : {}),
+  });
   const all = variants(pool);
   const rows: FramingRow[] = [];
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
   console.log(
-    `framing bench: node ${process.version}, ${pool.maxThreads} worker thread(s), ${RUNS} runs, 64 KiB chunks, load ${load}`,
+    `framing bench: node ${process.version}, ${pool.maxThreads} worker thread(s) at nice +${nice ?? DEFAULT_NICE_INCREMENT}, ${RUNS} runs, 64 KiB chunks, load ${load}`,
   );
   try {
     // FRAMING_SIZES="1 MiB,32 MiB" runs only those sizes (for tuning); the targets need them all
@@ -330,28 +333,47 @@ function printSize(
 function printTargets(rows: FramingRow[]): void {
   const get = (size: string, key: string) => rows.find((r) => r.size === size && r.key === key)!;
   const check = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  console.log('\n### Targets\n');
+  const line = (text: string, ok: boolean, cpuText: string, cpuOk: boolean) =>
+    console.log(`- ${text}: ${check(ok)}; by main-thread CPU ${cpuText}: ${check(cpuOk)}`);
+  console.log('\n### Targets (wall/ELU figures first, then the same from main-thread CPU time)\n');
   for (const s of SIZES) {
-    const ratio = get(s.label, 'c').mbPerS / get(s.label, 'a').mbPerS;
-    console.log(
-      `- LineFramer throughput at ${s.label}: ${fmt(ratio)}× the plain loop (≥ 0.9): ${check(ratio >= 0.9)}`,
+    const c = get(s.label, 'c');
+    const a = get(s.label, 'a');
+    const wall = c.mbPerS / a.mbPerS;
+    const cpu = c.mbPerCpuS / a.mbPerCpuS;
+    line(
+      `LineFramer throughput at ${s.label} ≥ 0.9× the plain loop: ${fmt(wall)}×`,
+      wall >= 0.9,
+      `${fmt(cpu)}×`,
+      cpu >= 0.9,
     );
   }
   for (const key of ['c', 'd']) {
-    const growth = get('32 MiB', key).msPerMiB / get('1 MiB', key).msPerMiB;
-    console.log(
-      `- ${key === 'c' ? 'LineFramer' : 'hybrid'} cost per MiB, 32 MiB vs 1 MiB: ${fmt(growth)}× (≤ 1.2): ${check(growth <= 1.2)}`,
+    const big = get('32 MiB', key);
+    const one = get('1 MiB', key);
+    const growth = big.msPerMiB / one.msPerMiB;
+    const cpuGrowth = big.cpuPerMiB / one.cpuPerMiB;
+    const who = key === 'c' ? 'LineFramer' : 'hybrid';
+    line(
+      `${who} cost per MiB, 32 MiB ≤ 1.2× 1 MiB: ${fmt(growth)}×`,
+      growth <= 1.2,
+      `${fmt(cpuGrowth)}×`,
+      cpuGrowth <= 1.2,
     );
   }
-  const d1 = get('1 MiB', 'd');
-  const b1 = get('1 MiB', 'b');
-  const rel = d1.msPerMiB / b1.msPerMiB;
-  console.log(
-    `- hybrid main thread at 1 MiB: ${fmt(d1.msPerMiB)} ms/MiB = ${fmt(rel)}× the SDK's (≤ 0.2, ≤ 1.5 ms): ${check(rel <= 0.2 && d1.msPerMiB <= 1.5)}`,
+  const d = get('1 MiB', 'd');
+  const b = get('1 MiB', 'b');
+  const rel = d.msPerMiB / b.msPerMiB;
+  const cpuRel = d.cpuPerMiB / b.cpuPerMiB;
+  line(
+    `hybrid main thread at 1 MiB ≤ 0.2× the SDK's and ≤ 1.5 ms/MiB: ${fmt(d.msPerMiB)} ms/MiB, ${fmt(rel)}×`,
+    rel <= 0.2 && d.msPerMiB <= 1.5,
+    `${fmt(d.cpuPerMiB)} ms/MiB, ${fmt(cpuRel)}×`,
+    cpuRel <= 0.2 && d.cpuPerMiB <= 1.5,
   );
   for (const s of ['1 MiB', '32 MiB']) {
     const p = get(s, 'd').p99Ms / get(s, 'b').p99Ms;
-    console.log(`- hybrid event-loop p99 at ${s}: ${fmt(p)}× the SDK's (≤ 0.5): ${check(p <= 0.5)}`);
+    console.log(`- hybrid event-loop p99 at ${s} ≤ 0.5× the SDK's: ${fmt(p)}×: ${check(p <= 0.5)}`);
   }
 }
 
