@@ -31,7 +31,8 @@ export interface SpawnSpec {
   stderrBytes?: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+// Not unref'd: someone awaits every one of these waits, and a host with nothing else to do must not exit mid-reap.
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** One child process in its own process group, whose end is always reported as data and whose group is always reaped. */
 export class ServerProcess {

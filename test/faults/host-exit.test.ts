@@ -46,11 +46,9 @@ async function runHost() {
 }
 
 describe('a host that ends right after await stop()', () => {
-  // Defect: ServerProcess.reapLeftovers waits on unref'd timers. Once stop() waits for that reaping, a host with
-  // nothing else on its loop (a CLI, a script) runs out of work mid-reap: node exits with code 13 (unsettled
-  // top-level await), stop() never resolves, and the SIGTERM-proof grandchild, sent SIGTERM but never SIGKILL,
-  // is left running. The wait of a stop someone is awaiting must keep the loop alive.
-  it.fails('sees stop() resolve, exits 0, and leaves no grandchild', async () => {
+  // A host with nothing else on its loop (a CLI, a script) must see stop() resolve: the waits of a stop someone
+  // awaits keep the loop alive, so the SIGTERM-proof grandchild gets its SIGKILL and the host exits 0.
+  it('sees stop() resolve, exits 0, and leaves no grandchild', async () => {
     const { code, out, pids } = await runHost();
     expect({ code, stopped: out.includes('stopped'), grandchildAlive: alive(pids.grandchild) }).toEqual({
       code: 0,
