@@ -253,10 +253,15 @@ export async function runFramingBench(): Promise<void> {
     `framing bench: node ${process.version}, ${pool.maxThreads} worker thread(s) at nice +${nice ?? DEFAULT_NICE_INCREMENT}, ${RUNS} runs, 64 KiB chunks, load ${load}`,
   );
   try {
-    // FRAMING_SIZES="1 MiB,32 MiB" runs only those sizes (for tuning); the targets need them all
+    // FRAMING_SIZES="1 MiB,32 MiB" / FRAMING_VARIANTS="c,d" run only those (for tuning); targets need all
     const only = process.env.FRAMING_SIZES?.split(',').map((x) => x.trim());
     for (const size of SIZES.filter((s) => only === undefined || only.includes(s.label))) {
-      const vs = all.filter((v) => v.only === undefined || v.only.includes(size.label));
+      const keys = process.env.FRAMING_VARIANTS?.split(',');
+      const vs = all.filter(
+        (v) =>
+          (v.only === undefined || v.only.includes(size.label)) &&
+          (keys === undefined || ['a', 'b', ...keys].includes(v.key)),
+      );
       const stream = streamFor(size);
       const samples = new Map<string, Sample[]>(vs.map((v) => [v.key, []]));
       let sdkSpent = 0;
