@@ -200,10 +200,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
   } finally {
     clearInterval(sampler);
     const s0 = performance.now();
-    // stop() waits for leftover reaping on unref'd timers (test/faults/host-exit.test.ts): in a plain node
-    // host with nothing else on its loop, node would exit mid-stop, so hold the loop open until it is done.
-    const keepAlive = setInterval(() => {}, 1000);
-    await sup.stop().finally(() => clearInterval(keepAlive));
+    await sup.stop();
     report.stopMs = performance.now() - s0;
     report.wallMs = performance.now() - t0;
   }

@@ -122,7 +122,8 @@ describe('parseConfig on damaged config text', () => {
       { numRuns: 600 },
     );
     // a single edit often leaves a valid file (inside a string, a comment): both outcomes must be reached
-    expect(parsed).toBeGreaterThan(30);
-    expect(rejected).toBeGreaterThan(30);
+    // (about one damaged file in ten still parses: > 10 of 600 leaves room for an unlucky seed)
+    expect(parsed).toBeGreaterThan(10);
+    expect(rejected).toBeGreaterThan(100);
   });
 });
