@@ -10,7 +10,8 @@ import { removeTrustStore } from './lib/fixture-fleet.js';
 import { oursHuge, sdkHuge } from './lib/huge-result.js';
 import { interleave } from './lib/interleave.js';
 import { memoryPerServer } from './lib/memory-per-server.js';
-import { defaultFrameThreads, OURS_FROM } from './lib/ours.js';
+import { defaultFrameThreads, OURS_FROM, OURS_FROM_WHY } from './lib/ours.js';
+import { startRawPipe } from './lib/raw-pipe.js';
 import { restartRounds } from './lib/restart.js';
 import { renderVsSdk, type VsSdkFigures } from './lib/vs-sdk-report.js';
 
@@ -44,10 +45,12 @@ async function callPhase(plan: VsSdkPlan) {
   let ours: Contender | undefined;
   let sdk: Contender | undefined;
   let bare: Contender | undefined;
+  let floor: Contender | undefined;
   try {
     ours = await startOurs();
     sdk = await connectSdk();
     bare = await startBareConnection();
+    floor = await startRawPipe();
     const all = { ours, sdk, bare };
     const big = { ours: cappedOk, sdk: wholeOk(plan.bigBytes), bare: cappedOk };
     for (const c of Object.values(all)) {
@@ -57,6 +60,9 @@ async function callPhase(plan: VsSdkPlan) {
     }
     for (const [k, c] of Object.entries(all))
       await bigResults(c, 2, plan.bigBytes, big[k as keyof typeof big]);
+    const pipeOnly = floor;
+    const anything = () => true;
+    await bigResults(pipeOnly, 2, plan.bigBytes, anything);
     progress('sequential echo');
     const seq = await interleave(plan.rounds, {
       ours: () => sequentialEcho(all.ours, plan.sequentialCalls),
@@ -73,10 +79,11 @@ async function callPhase(plan: VsSdkPlan) {
     const bigs = await interleave(plan.rounds, {
       ours: () => bigResults(all.ours, plan.bigCount, plan.bigBytes, big.ours),
       sdk: () => bigResults(all.sdk, plan.bigCount, plan.bigBytes, big.sdk),
+      floor: () => bigResults(pipeOnly, plan.bigCount, plan.bigBytes, anything),
     });
     return { seq, par, big: bigs };
   } finally {
-    await closeAll([ours, sdk, bare]);
+    await closeAll([ours, sdk, bare, floor]);
   }
 }
 
@@ -94,7 +101,7 @@ export async function runVsSdkBench(
     node: process.version,
     cores: availableParallelism(),
     workerThreads: defaultFrameThreads(),
-    oursFrom: OURS_FROM,
+    oursFrom: `${OURS_FROM}/ (${OURS_FROM_WHY})`,
     sdk: sdkVersion(),
     load: loadavg()[0] ?? 0,
   };

@@ -23,7 +23,7 @@ export interface VsSdkFigures {
   };
   seq: { ours: CallRate[]; sdk: CallRate[]; bare: CallRate[] };
   par: { ours: CallRate[]; sdk: CallRate[]; bare: CallRate[] };
-  big: { ours: BigCost[]; sdk: BigCost[] };
+  big: { ours: BigCost[]; sdk: BigCost[]; floor: BigCost[] };
   huge: { ours: OursHuge[]; sdk: SdkHuge; sdkRaised: SdkHuge };
   cold: ColdStartSample[];
   restart: { store: RestartSample[]; bypass: RestartSample[] };
@@ -103,6 +103,13 @@ function tableRows(f: VsSdkFigures): string[][] {
     compare(
       '   ↳ main-thread CPU per MiB (schedstat)',
       med(f.big.ours, (b) => b.cpuMsPerMiB),
+      med(f.big.sdk, (b) => b.cpuMsPerMiB),
+      ' ms',
+      2,
+    ),
+    compare(
+      '   ↳ floor: read the pipe, count newlines (CPU)',
+      med(f.big.floor, (b) => b.cpuMsPerMiB),
       med(f.big.sdk, (b) => b.cpuMsPerMiB),
       ' ms',
       2,
@@ -228,7 +235,7 @@ function details(f: VsSdkFigures): string[] {
   const r = f.restart.store;
   const rb = f.restart.bypass;
   const lines = [
-    `- node ${f.env.node}, ${f.env.cores} cores, ${f.env.workerThreads} frame worker thread(s), ours loaded from ${f.env.oursFrom}/, @modelcontextprotocol/sdk ${f.env.sdk}, load average ${fmt(f.env.load, 2)} at start; ${f.plan.rounds} interleaved rounds per figure (medians); whole run ${fmt(f.totalMs / 1000, 0)} s.`,
+    `- node ${f.env.node}, ${f.env.cores} cores, ${f.env.workerThreads} frame worker thread(s), ours loaded from ${f.env.oursFrom}, @modelcontextprotocol/sdk ${f.env.sdk}, load average ${fmt(f.env.load, 2)} at start; ${f.plan.rounds} interleaved rounds per figure (medians); whole run ${fmt(f.totalMs / 1000, 0)} s.`,
     `- 32 MiB vs 1 MiB, our main-thread cost per MiB: ${fmt(big32, 2)} vs ${fmt(big1, 2)} ms (${ratio(big32, big1)}; SPEC target ≤ 1.5×).`,
     `- SDK, 32 MiB with default options: rejection “${f.huge.sdk.outcome}”; first onerror after ${fmt(f.huge.sdk.firstErrorMs, 0)} ms; onerror saw ${f.huge.sdk.errors.map((e) => `“${e}”`).join(', ') || 'nothing'}; client usable afterwards: ${f.huge.sdk.usableAfter ? 'yes' : 'no'}.`,
     `- restart (as shipped): crash call → exit event ${fmt(
