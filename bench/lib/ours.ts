@@ -10,22 +10,26 @@ import type * as FramePoolModule from '../../src/workers/frame-pool.js';
 
 const root = new URL('../../', import.meta.url);
 
-/** True when every src/**.ts has a dist/**.js built from it no earlier than its last change. */
-function distIsFresh(): boolean {
+/** Why dist/ cannot be used (a src/**.ts without a dist/**.js built after its last change), or undefined. */
+function distStaleness(): string | undefined {
+  if (process.env.BENCH_OURS_FROM === 'src') return 'BENCH_OURS_FROM=src';
   const src = fileURLToPath(new URL('src/', root));
   const dist = fileURLToPath(new URL('dist/', root));
-  if (!existsSync(dist)) return false;
+  if (!existsSync(dist)) return 'no dist/ (run npm run build)';
   for (const rel of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
     if (!rel.endsWith('.ts') || rel.endsWith('.d.ts')) continue;
     const built = `${dist}${rel.slice(0, -3)}.js`;
-    if (!existsSync(built) || statSync(built).mtimeMs < statSync(`${src}${rel}`).mtimeMs) return false;
+    if (!existsSync(built) || statSync(built).mtimeMs < statSync(`${src}${rel}`).mtimeMs)
+      return `dist/ older than src/${rel}`;
   }
-  return true;
+  return undefined;
 }
 
-/** Where our code is loaded from for this run. */
-export const OURS_FROM: 'dist' | 'src' =
-  process.env.BENCH_OURS_FROM === 'src' || !distIsFresh() ? 'src' : 'dist';
+const stale = distStaleness();
+
+/** Where our code is loaded from for this run, and why when it is not dist/. */
+export const OURS_FROM: 'dist' | 'src' = stale ? 'src' : 'dist';
+export const OURS_FROM_WHY: string = stale ?? 'built from the current sources';
 
 function load<T>(path: string): Promise<T> {
   // under tsx a `.js` specifier in src/ resolves to its `.ts` source
