@@ -99,7 +99,15 @@ export class FramePool {
           return result;
         },
         (err: unknown) => {
-          this.#failures++;
+          if (++this.#failures === MAX_FAILURES) {
+            const why = err instanceof Error ? err.message : String(err);
+            process.emitWarning(
+              `frame workers failed ${MAX_FAILURES} times (last: ${why}); framing inline from now on`,
+              {
+                code: 'MCP_SUPERVISOR_FRAME_POOL_DEGRADED',
+              },
+            );
+          }
           throw err;
         },
       );
