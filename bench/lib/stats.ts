@@ -17,7 +17,10 @@ export function percentile(xs: readonly number[], p: number): number {
 
 /** A number with fixed digits, or an em dash when it is not finite. */
 export function fmt(x: number | undefined, digits = 2): string {
-  return x !== undefined && Number.isFinite(x) ? x.toFixed(digits) : '—';
+  if (x === undefined || !Number.isFinite(x)) return '—';
+  const text = x.toFixed(digits);
+  // -0.3 rounds to "-0", which reads like a sign error
+  return Number(text) === 0 ? (0).toFixed(digits) : text;
 }
 
 /** ours ÷ theirs, formatted as `1.23×`; a dash when either side is missing. */
