@@ -7,7 +7,7 @@ import type { FleetFlags } from './fleet-options.js';
 import { terminalAsk } from './prompt.js';
 import { lineReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
-import { trustStorePath } from './store-path.js';
+import { stateDirPath, trustStorePath } from './store-path.js';
 
 export interface CallFlags extends FleetFlags {
   timeout?: string;
@@ -43,6 +43,7 @@ export async function callCommand(
   const sup = createSupervisor(config, {
     approve,
     trustStore: trustStorePath(flags.store),
+    stateDir: stateDirPath(flags.stateDir),
     logger: reporter.logger(),
   });
   sup.subscribe((e) => reporter.event(e));

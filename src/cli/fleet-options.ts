@@ -6,6 +6,7 @@ export interface FleetFlags {
   trust: string[];
   trustAll?: boolean;
   store?: string;
+  stateDir?: string;
   logFormat: LogFormat;
 }
 

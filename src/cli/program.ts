@@ -110,6 +110,10 @@ function fleetOptions(cmd: Command): Command {
       '--store <path>',
       `trust store file (default $${STORE_ENV} or ~/.config/mcp-supervisor/trust.json)`,
     )
+    .option(
+      '--state-dir <dir>',
+      'where the process ledger survives a host crash (default $XDG_STATE_HOME/mcp-supervisor or ~/.local/state/mcp-supervisor)',
+    )
     .addOption(
       new Option('--log-format <format>', 'log lines on stderr: logfmt or json')
         .default('logfmt')

@@ -8,7 +8,7 @@ import { terminalAsk } from './prompt.js';
 import { lineReporter, type Reporter, tableReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { type StatelyHook, startStately } from './stately.js';
-import { trustStorePath } from './store-path.js';
+import { stateDirPath, trustStorePath } from './store-path.js';
 import { toStatechart } from './ui/statechart.js';
 import { startUiServer, type UiServer } from './ui/ui-server.js';
 
@@ -74,6 +74,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     const fleet = createSupervisor(config, {
       approve,
       trustStore: trustStorePath(flags.store),
+      stateDir: stateDirPath(flags.stateDir),
       logger: reporter.logger(),
       ...(stately ? { inspect: stately.inspect } : {}),
     });

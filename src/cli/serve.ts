@@ -7,7 +7,7 @@ import type { FleetFlags } from './fleet-options.js';
 import { Gateway } from './gateway.js';
 import { lineReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
-import { trustStorePath } from './store-path.js';
+import { stateDirPath, trustStorePath } from './store-path.js';
 
 /**
  * `serve`: the fleet as one MCP server on stdio. Stdout carries the protocol and nothing else; every log line
@@ -27,6 +27,7 @@ export async function serveCommand(configPath: string, flags: FleetFlags, versio
   const sup = createSupervisor(config, {
     approve,
     trustStore: trustStorePath(flags.store),
+    stateDir: stateDirPath(flags.stateDir),
     logger: reporter.logger(),
   });
   sup.subscribe((e) => reporter.event(e));

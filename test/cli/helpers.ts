@@ -95,7 +95,11 @@ export function cliProcesses() {
   let home: string | undefined;
   const isolated = (): NodeJS.ProcessEnv => {
     home ??= mkdtempSync(join(tmpdir(), 'mcp-sup-cli-home-'));
-    return { MCP_SUPERVISOR_TRUST_STORE: join(home, 'trust.json'), XDG_CONFIG_HOME: home };
+    return {
+      MCP_SUPERVISOR_TRUST_STORE: join(home, 'trust.json'),
+      XDG_CONFIG_HOME: home,
+      XDG_STATE_HOME: join(home, 'state'),
+    };
   };
 
   const spawnCli = (args: string[], env: NodeJS.ProcessEnv = {}): CliProcess => {
