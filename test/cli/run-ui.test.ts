@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { allGone, cliProcesses, ensureBuilt, pidOf, writeFixtureConfig } from './helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(
+    `\n${'#'.repeat(78)}\n#  BROWSER TEST DID NOT RUN: ${CHROMIUM} does not exist; \`run --ui\` was NOT checked end to end.\n${'#'.repeat(78)}\n`,
+  );
+}
+
+const cli = cliProcesses();
+afterEach(() => cli.reap());
+beforeAll(() => ensureBuilt(), 120_000);
+
+describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-quic',
+      ],
+    });
+  });
+  afterAll(() => browser?.close());
+
+  it('serves the live fleet on 127.0.0.1: cards, a crash and its restart, and the lit statechart', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'alpha' }, { id: 'beta' }]);
+    const run = cli.spawnCli(['run', config, '--trust-all', '--ui', '0']);
+    await run.waitFor(/inspector UI at http:\/\/127\.0\.0\.1:\d+\//);
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(run.stderr())![0];
+    await run.waitFor(/msg=started/);
+    const page = await browser.newPage();
+    await page.goto(url);
+    await expect.poll(() => page.getByTestId('server-state-alpha').textContent()).toContain('ready');
+    await expect.poll(() => page.getByTestId('server-state-beta').textContent()).toContain('ready');
+    expect(await page.locator('[data-testid="chart-node-alpha-ready"]').getAttribute('data-active')).toBe(
+      'true',
+    );
+
+    const status = (await (await fetch(`${url}api/status`)).json()) as {
+      servers: Array<{ id: string; pid: number }>;
+    };
+    const beta = status.servers.find((s) => s.id === 'beta')!;
+    process.kill(beta.pid, 'SIGKILL');
+    await expect
+      .poll(() => page.getByTestId('timeline-row').allTextContents(), { timeout: 5000 })
+      .toEqual(expect.arrayContaining([expect.stringMatching(/beta.*ready.*backoff|beta.*backoff/)]));
+    await expect
+      .poll(() => page.getByTestId('server-restarts-beta').textContent(), { timeout: 5000 })
+      .toContain('1');
+    await page.close();
+
+    const pids = [await pidOf(dir, 'alpha'), await pidOf(dir, 'beta')];
+    run.child.kill('SIGINT');
+    const result = await run.exited;
+    expect(result.code).toBe(0);
+    expect(await allGone(pids)).toBe(true);
+  }, 40_000);
+});
