@@ -300,7 +300,10 @@ export class Supervisor {
   }
 
   private afterCall(serverId: string, text: string): void {
-    if (!/^ERROR: tool '.*' timed out/.test(text)) this.watch.ref(serverId)?.send({ type: 'CALL.OK' });
+    if (/^ERROR: tool '.*' timed out/.test(text)) return;
+    // Only a server with timeouts on its count needs the reset: an XState step per call is not free.
+    const ref = this.watch.ref(serverId);
+    if (ref && ref.getSnapshot().context.callTimeouts > 0) ref.send({ type: 'CALL.OK' });
   }
 
   private emit(event: SupervisorEvent): void {
