@@ -81,6 +81,22 @@ export interface PingerInput {
 
 const processId = (generation: number) => `process-${generation}`;
 
+/** What every run (every spawn) starts from; `generation`, `lastExit` and the config outlive runs. */
+function freshRun(): Omit<ServerMachineContext, 'server' | 'now' | 'generation' | 'lastExit'> {
+  return {
+    pid: undefined,
+    handle: undefined,
+    tools: [],
+    stopKind: null,
+    stopReason: null,
+    wedged: false,
+    beforeReady: true,
+    healthFailures: 0,
+    callTimeouts: 0,
+    fingerprint: undefined,
+  };
+}
+
 /**
  * One MCP server's life: stopped → spawning → handshaking → ready ⇄ wedged → stopping → exited, then the parent
  * decides backoff, failed or stopped. Pure: the process, handshake and pinger are actors the runtime provides.
@@ -122,19 +138,7 @@ export const serverMachine = setup({
         immediate: context.wedged,
       }),
     ),
-    resetRun: assign({
-      generation: ({ context }) => context.generation + 1,
-      pid: undefined,
-      handle: undefined,
-      tools: [],
-      stopKind: null,
-      stopReason: null,
-      wedged: false,
-      beforeReady: true,
-      healthFailures: 0,
-      callTimeouts: 0,
-      fingerprint: undefined,
-    }),
+    resetRun: assign(({ context }) => ({ ...freshRun(), generation: context.generation + 1 })),
     requestStop: assign({
       stopKind: ({ context }) => context.stopKind ?? 'requested',
       stopReason: ({ context, event }) =>
@@ -147,17 +151,8 @@ export const serverMachine = setup({
     server: input.server,
     now: input.now ?? Date.now,
     generation: 0,
-    pid: undefined,
-    handle: undefined,
-    tools: [],
-    stopKind: null,
-    stopReason: null,
-    wedged: false,
-    beforeReady: true,
-    healthFailures: 0,
-    callTimeouts: 0,
     lastExit: undefined,
-    fingerprint: undefined,
+    ...freshRun(),
   }),
   initial: 'stopped',
   states: {
