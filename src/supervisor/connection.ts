@@ -1,7 +1,7 @@
 import type { FramePool } from '../workers/frame-pool.js';
 import { type DecodedEvent, StreamDecoder } from '../workers/stream-decoder.js';
 import { RemoteError, SupervisorError } from './errors.js';
-import { isNotification, isRequest, isResponse, type JsonRpcId, type JsonRpcMessage } from './json-rpc.js';
+import { isNotification, isRequest, isResponse, type JsonRpcMessage } from './json-rpc.js';
 import { PendingRequests, type ResultMode } from './pending-requests.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
 import { type ExitInfo, ServerProcess } from './server-process.js';

@@ -41,7 +41,7 @@ describe('ServerRequestHandler', () => {
   it('refuses sampling, elicitation, unconfigured roots and unknown methods with -32601 at once', () => {
     const { h, sent, refused } = handler();
     const methods = ['sampling/createMessage', 'elicitation/create', 'roots/list', 'x/unknown'];
-    methods.forEach((method, id) => h.handle({ jsonrpc: '2.0', id, method }));
+    for (const [id, method] of methods.entries()) h.handle({ jsonrpc: '2.0', id, method });
     expect(
       sent.map((m) => [(m as { id: number }).id, (m as { error: { code: number } }).error.code]),
     ).toEqual([
