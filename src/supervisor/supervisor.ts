@@ -246,7 +246,7 @@ export class Supervisor {
     | {
         conn: McpConnection;
         tool: ExposedTool;
-        call: { timeoutMs: number; maxBytes: number; signal?: AbortSignal };
+        call: { timeoutMs: number; maxBytes: number; label: string; signal?: AbortSignal };
       }
   > {
     if (this.stopping) return 'ERROR: supervisor is stopped';
@@ -278,6 +278,7 @@ export class Supervisor {
     const call = {
       timeoutMs: Math.max(1, deadline - Date.now()),
       maxBytes: server.maxResultBytes,
+      label: name,
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
     return { conn, tool, call };

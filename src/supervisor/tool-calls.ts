@@ -17,6 +17,8 @@ export interface CallOptions {
   timeoutMs: number;
   maxBytes: number;
   signal?: AbortSignal | undefined;
+  /** The name the caller used (the namespaced one), for error strings; default the server's own name. */
+  label?: string | undefined;
 }
 
 const MAX_PAGES = 1000;
@@ -65,7 +67,7 @@ export async function callToolText(
     )) as ToolResultValue;
     return value.text ?? 'ERROR: invalid tool result';
   } catch (err) {
-    return describeCallError(name, err);
+    return describeCallError(opts.label ?? name, err);
   }
 }
 
@@ -84,7 +86,7 @@ export async function callToolResult(
     )) as ToolResultValue;
     return (value.result as CallToolResult | undefined) ?? errorResult('ERROR: invalid tool result');
   } catch (err) {
-    return errorResult(describeCallError(name, err));
+    return errorResult(describeCallError(opts.label ?? name, err));
   }
 }
 

@@ -40,7 +40,7 @@ describe('mcp-supervisor call', () => {
     const r = await cli.runCli(['call', config, 'fx.hang', '--timeout', '300ms', '--trust-all']);
     expect(r.code).toBe(1);
     // The config's call timeout is 5 s: the message names the one given on the command line.
-    expect(r.stdout).toBe("ERROR: tool 'hang' timed out after 300 ms\n");
+    expect(r.stdout).toBe("ERROR: tool 'fx.hang' timed out after 300 ms\n");
   });
 
   it('rejects bad JSON args in one line with exit 2, before starting anything', async () => {

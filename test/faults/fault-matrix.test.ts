@@ -54,17 +54,18 @@ const rows: FaultRow[] = [
     never: [/>ready$/],
   },
   {
-    name: 'hang in the handshake: the startup timeout (200 ms) fails the start, which counts',
+    name: 'hang in the handshake: the startup timeout (600 ms) fails the start, which counts',
     flags: ['--hang-initialize'],
-    server: { ...once, ...timeouts({ startupMs: 200 }) },
+    server: { ...once, ...timeouts({ startupMs: 600 }) },
     act: async ({ events, logged }) => {
+      // 600 ms, not less: a loaded machine can take a few hundred ms just to start node and read stdin.
       expect(logged()).toEqual(['initialize', 'initialize']);
       const at = (to: string) => events.filter((e) => e.type === 'state' && e.to === to).map((e) => e.at);
       // the budget runs from the spawn (the trust decision before it is not the server's time)
       const handshaking = at('handshaking');
       const timedOut = at('stopping');
       expect(timedOut).toHaveLength(2);
-      for (const [i, t] of timedOut.entries()) expect(t - handshaking[i]!).toBeGreaterThanOrEqual(195);
+      for (const [i, t] of timedOut.entries()) expect(t - handshaking[i]!).toBeGreaterThanOrEqual(595);
     },
     state: 'failed',
     restarts: 1,
@@ -77,7 +78,7 @@ const rows: FaultRow[] = [
     flags: [],
     act: async ({ call, logged }) => {
       const hang = await call('hang', {}, 100);
-      expect(hang.text).toMatch(/^ERROR: tool '(x\.)?hang' timed out after \d+ ms/);
+      expect(hang.text).toMatch(/^ERROR: tool 'x\.hang' timed out after \d+ ms/);
       expect(hang.ms).toBeGreaterThanOrEqual(95);
       expect(hang.ms).toBeLessThan(600);
       await eventually(() => logged().includes('notifications/cancelled'), 2000, 'cancel notification');

@@ -71,14 +71,17 @@ describe('Supervisor with real fixture servers', () => {
   it('on-failure ignores exit 0, and never never restarts', async () => {
     const { sup, events } = f.create(
       fleetConfig([
-        fixtureServer('clean', ['--exit-after', '30', '--exit-code', '0']),
-        fixtureServer('temp', ['--exit-after', '30', '--exit-code', '1'], { restart: { policy: 'never' } }),
+        fixtureServer('clean', ['--exit-after', '300', '--exit-code', '0']),
+        fixtureServer('temp', ['--exit-after', '300', '--exit-code', '1'], { restart: { policy: 'never' } }),
       ]),
     );
     await sup.start();
     await eventually(() => sup.status().every((s) => s.state === 'stopped'), 3000, 'both stopped');
     await new Promise((r) => setTimeout(r, 100));
     expect(sup.status().map((s) => s.restarts)).toEqual([0, 0]);
+    // Both exits came after ready: an exit before ready would be a failed start, which always counts.
+    expect(transitions(events, 'clean')).toContain('handshaking>ready');
+    expect(transitions(events, 'temp')).toContain('handshaking>ready');
     expect(events.filter((e) => e.type === 'state' && e.to === 'spawning')).toHaveLength(2);
   });
 
@@ -144,7 +147,7 @@ describe('Supervisor with real fixture servers', () => {
   it('stop during backoff cancels the restart', async () => {
     const { sup, events } = f.create(
       fleetConfig([
-        fixtureServer('slowback', ['--exit-after', '20'], { restart: { backoff: { initialMs: 5000 } } }),
+        fixtureServer('slowback', ['--exit-after', '300'], { restart: { backoff: { initialMs: 5000 } } }),
       ]),
     );
     await sup.start();
