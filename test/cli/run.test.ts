@@ -128,18 +128,6 @@ describe('mcp-supervisor run (no TTY)', () => {
     expect((await p.exited).code).toBe(0);
     await expect(fetch(url!)).rejects.toThrow();
   });
-
-  it('explains in one line that --stately needs the optional package, and spawns nothing', async () => {
-    const dir = cli.tempDir();
-    const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
-    const r = await cli.runCli(['run', config, '--trust-all', '--stately']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /^mcp-supervisor: --stately needs the optional package @statelyai\/inspect; install it with/m,
-    );
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-    expect(existsSync(join(dir, 'fx.pid.json'))).toBe(false);
-  });
 });
 
 describe('mcp-supervisor run: the trust gate without a TTY', () => {
