@@ -1,32 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FrameEvent, LineFramer } from '../../src/workers/line-framer.js';
+import { LineFramer } from '../../src/workers/line-framer.js';
+import { cut, feed } from '../workers/helpers.js';
 
 // test/workers/line-framer.test.ts covers chunking of well-formed messages and `log …` noise. These add what a
 // hostile or broken server sends: arbitrary bytes (invalid UTF-8, NUL, lone CR), truncated JSON, lines over a
 // small limit, all cut at random points.
 
 const enc = new TextEncoder();
-
-/** Cuts `bytes` at the given offsets (taken modulo the length), in order, dropping empty pieces. */
-function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
-  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let at = 0;
-  for (const p of points) {
-    if (p > at) out.push(bytes.subarray(at, p));
-    at = Math.max(at, p);
-  }
-  if (at < bytes.length) out.push(bytes.subarray(at));
-  return out;
-}
-
-function feed(framer: LineFramer, chunks: Uint8Array[]): FrameEvent[] {
-  const events: FrameEvent[] = [];
-  for (const c of chunks) events.push(...framer.push(c));
-  events.push(...framer.end());
-  return events;
-}
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

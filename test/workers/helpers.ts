@@ -1,3 +1,4 @@
+import type { FrameEvent, LineFramer } from '../../src/workers/line-framer.js';
 import type { DecodedEvent, JsonRpcId, ResultRequest } from '../../src/workers/stream-decoder.js';
 
 /** Polls until `done()` holds, failing after `ms`. */
@@ -33,3 +34,24 @@ export function toolResultLine(id: JsonRpcId, size: number, sdkOrder = false, ch
 }
 
 export type { DecodedEvent };
+
+/** Cuts `bytes` at the given offsets (taken modulo the length, sorted, deduplicated), dropping empty pieces. */
+export function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
+  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const p of points) {
+    if (p > at) out.push(bytes.slice(at, p));
+    at = Math.max(at, p);
+  }
+  if (at < bytes.length) out.push(bytes.slice(at));
+  return out;
+}
+
+/** Pushes every chunk through a framer, then ends it; every event in order. */
+export function feed(framer: LineFramer, chunks: Uint8Array[]): FrameEvent[] {
+  const events: FrameEvent[] = [];
+  for (const c of chunks) events.push(...framer.push(c));
+  events.push(...framer.end());
+  return events;
+}

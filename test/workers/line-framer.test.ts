@@ -1,29 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type FrameEvent, LineFramer } from '../../src/workers/line-framer.js';
+import { cut, feed } from './helpers.js';
 
 const enc = new TextEncoder();
 const MiB = 1024 * 1024;
-
-/** Cuts `bytes` at the given (sorted, deduplicated) offsets. */
-function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
-  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let at = 0;
-  for (const p of points) {
-    if (p > at) out.push(bytes.slice(at, p));
-    at = Math.max(at, p);
-  }
-  if (at < bytes.length) out.push(bytes.slice(at));
-  return out;
-}
-
-function feed(framer: LineFramer, chunks: Uint8Array[]): FrameEvent[] {
-  const events: FrameEvent[] = [];
-  for (const c of chunks) events.push(...framer.push(c));
-  events.push(...framer.end());
-  return events;
-}
 
 const text = fc.string({ unit: 'binary', maxLength: 40 });
 const message = fc.oneof(
