@@ -1,15 +1,9 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium, warnIfNoChromium } from './browser.js';
 import { allGone, cliProcesses, ensureBuilt, pidOf, writeFixtureConfig } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `\n${'#'.repeat(78)}\n#  BROWSER TEST DID NOT RUN: ${CHROMIUM} does not exist; \`run --ui\` was NOT checked end to end.\n${'#'.repeat(78)}\n`,
-  );
-}
+warnIfNoChromium('`run --ui` was NOT checked end to end.');
 
 const cli = cliProcesses();
 afterEach(() => cli.reap());
@@ -18,16 +12,7 @@ beforeAll(() => ensureBuilt(), 120_000);
 describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-quic',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 

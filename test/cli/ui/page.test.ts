@@ -1,15 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startUiServer, type UiServer } from '../../../src/cli/ui/ui-server.js';
 import type { ServerStatus } from '../../../src/supervisor/types.js';
+import { CHROMIUM, hasChromium, launchChromium } from '../browser.js';
 import { FakeSource, sampleFleet } from './fake-source.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 // README's picture is refreshed on request only (MCP_SUPERVISOR_SCREENSHOT=1), so a test run leaves the tree clean.
 const SCREENSHOT = process.env.MCP_SUPERVISOR_SCREENSHOT
   ? fileURLToPath(new URL('../../../docs/ui.png', import.meta.url))
@@ -74,19 +73,7 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterEach(async () => {

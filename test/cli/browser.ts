@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Debian's Chromium; `.ci/run` installs it when missing. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+/** Says loudly, once per file, that a browser test did not run — never a silent skip. */
+export function warnIfNoChromium(what: string): void {
+  if (hasChromium) return;
+  const bar = '#'.repeat(78);
+  console.warn(`\n${bar}\n#  BROWSER TEST DID NOT RUN: ${CHROMIUM} does not exist.\n#  ${what}\n${bar}\n`);
+}
+
+/** Headless Chromium with no network chatter of its own (this machine's network is closed). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
