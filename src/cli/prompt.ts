@@ -25,18 +25,31 @@ export function terminalAsk(hooks: PromptHooks = {}): AskFn {
       hooks.before?.();
       const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
       let settled = false;
+      let interrupted = false;
+      const interrupt = () => {
+        if (interrupted) return;
+        interrupted = true;
+        hooks.onInterrupt?.();
+      };
+      // A Ctrl-C typed right behind the answer arrives in the same read as it. Readline is closed by then and the
+      // terminal was still raw when it was read, so no SIGINT comes either: without this the key would be lost.
+      const typedAhead = (_s: unknown, key: { ctrl?: boolean; name?: string } | undefined) => {
+        if (settled && key?.ctrl && key.name === 'c') interrupt();
+      };
+      process.stdin.on('keypress', typedAhead);
       const finish = (yes: boolean) => {
         if (settled) return;
         settled = true;
         hooks.signal?.removeEventListener('abort', onAbort);
         rl.close();
+        setImmediate(() => process.stdin.off('keypress', typedAhead));
         hooks.after?.();
         resolve(yes);
       };
       rl.on('SIGINT', () => {
         process.stderr.write('\n');
         finish(false);
-        hooks.onInterrupt?.();
+        interrupt();
       });
       rl.on('close', () => finish(false));
       const onAbort = () => {

@@ -6,7 +6,7 @@ import { CliError, EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { terminalAsk } from './prompt.js';
 import { lineReporter, type Reporter, tableReporter } from './reporter.js';
-import { handleShutdownSignals } from './shutdown.js';
+import { handleShutdownSignals, holdOpen } from './shutdown.js';
 import { type StatelyHook, startStately } from './stately.js';
 import { stateDirPath, trustStorePath } from './store-path.js';
 import { toStatechart } from './ui/statechart.js';
@@ -40,6 +40,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
   });
   let stopping: Promise<void> | undefined;
   const prompts = new AbortController();
+  const release = holdOpen();
   const shutdown = (code: number) => {
     prompts.abort();
     stopping ??= (async () => {
@@ -49,6 +50,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
       stately?.stop();
       reporter.log('info', 'stopped');
       reporter.stop();
+      release();
       finish(code);
     })();
   };
@@ -65,7 +67,8 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
         ? terminalAsk({
             before: reporter.suspend,
             after: reporter.resume,
-            onInterrupt: () => shutdown(0),
+            // Through the signal handler, so that a second Ctrl-C kills at once as it does everywhere else.
+            onInterrupt: () => process.kill(process.pid, 'SIGINT'),
             signal: prompts.signal,
           })
         : undefined,

@@ -36,3 +36,12 @@ export function exitSoon(code: number, graceMs = 1500): void {
   process.exitCode = code;
   setTimeout(() => process.exit(code), graceMs).unref();
 }
+
+/**
+ * Keeps the event loop alive until the returned release is called. A foreground supervisor stays up until it is
+ * told to stop, even when every server is refused, stopped or failed and nothing else holds the loop.
+ */
+export function holdOpen(): () => void {
+  const handle = setInterval(() => {}, 2 ** 31 - 1);
+  return () => clearInterval(handle);
+}

@@ -92,9 +92,24 @@ describe.skipIf(!hasScript)('run on a terminal', () => {
     term.type('n\r');
     await term.waitFor(/beta[^\n]*untrusted/);
     expect(existsSync(join(dir, 'beta.pid.json'))).toBe(false);
-    await sleep(500);
+    // Nothing runs now, yet `run` stays up until told to stop.
+    await sleep(300);
+    expect(term.child.exitCode).toBe(null);
     term.type('\x03');
     const code = await term.exited;
     expect(code, term.screen().slice(-1500)).toBe(0);
+    expect(term.screen()).toMatch(/stopped/);
+  }, 30_000);
+
+  it('takes a Ctrl-C typed right behind the answer, in the same read, as the stop', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'gamma' }]);
+    const term = onTerminal(['run', config]);
+    await term.waitFor(/Trust and start it\? \[y\/N\]/);
+    term.type('n\r\x03');
+    const code = await term.exited;
+    expect(code, term.screen().slice(-1500)).toBe(0);
+    expect(term.screen()).toMatch(/stopped/);
+    expect(existsSync(join(dir, 'gamma.pid.json'))).toBe(false);
   }, 30_000);
 });

@@ -147,6 +147,18 @@ describe('mcp-supervisor run: the trust gate without a TTY', () => {
     expect(existsSync(join(dir, 'fy.pid.json'))).toBe(true);
   });
 
+  it('stays up with every server refused, until a signal stops it', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
+    const p = cli.spawnCli(['run', config]);
+    await p.waitFor(/event=log msg=started/);
+    await sleep(300);
+    expect(p.child.exitCode).toBe(null);
+    p.child.kill('SIGINT');
+    expect((await p.exited).code).toBe(0);
+    expect(p.stderr()).toMatch(/event=log msg=stopped/);
+  });
+
   it('remembers what --trust-all approved: the next run without flags starts it', async () => {
     const dir = cli.tempDir();
     const store = join(dir, 'store.json');
