@@ -1,4 +1,4 @@
-import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument, visit } from 'yaml';
 import type { z } from 'zod';
 
 /** One problem in a source file, located at the line and column a person would look at. */
@@ -29,7 +29,15 @@ export interface LocatedDocument {
 /** Parses YAML/JSON text keeping positions, so later validation errors can name `file:line:col`. */
 export function parseLocatedYaml(text: string, source: string): LocatedDocument {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  // `logLevel: 'error'`: yaml would print a process warning for a list or map used as a key; that is reported
+  // below as a located problem instead.
+  const doc = parseDocument(text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+    logLevel: 'error',
+  });
   const at = (offset: number) => {
     const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
     return { line, col };
@@ -39,6 +47,21 @@ export function parseLocatedYaml(text: string, source: string): LocatedDocument 
     const { line, col } = at(err.pos[0]);
     const message = err.code === 'DUPLICATE_KEY' ? 'duplicate key' : firstLine(err.message);
     problems.push({ source, line, col, path: '', message });
+  }
+  if (problems.length === 0) {
+    visit(doc, {
+      Pair(_key, pair) {
+        if (!isNode(pair.key) || isScalar(pair.key)) return;
+        const { line, col } = at(pair.key.range?.[0] ?? 0);
+        problems.push({
+          source,
+          line,
+          col,
+          path: '',
+          message: 'a key must be a plain value, not a list or map',
+        });
+      },
+    });
   }
   const locate = (path: readonly PropertyKey[]) => {
     let node: unknown = doc.contents;

@@ -82,6 +82,15 @@ describe('mcp-supervisor check', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('reports a list or map used as a key at its line, with no warning from the YAML parser', async () => {
+    const dir = cli.tempDir();
+    const path = join(dir, 'keys.yaml');
+    writeFileSync(path, 'servers:\n  ok: { command: srv }\n  ? [a, b]\n  : { command: x }\n');
+    const r = await cli.runCli(['check', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`${path}:3:5: a key must be a plain value, not a list or map\n`);
+  });
+
   it('names a missing file in one line with exit 2', async () => {
     const r = await cli.runCli(['check', join(ROOT, 'no-such-dir', 'fleet.yaml')]);
     expect(r.code).toBe(2);
