@@ -1,5 +1,5 @@
 /** Codes of trust-store failures. */
-export type TrustStoreErrorCode = 'corrupt_store' | 'io_error' | 'not_trusted';
+export type TrustStoreErrorCode = 'corrupt_store' | 'io_error' | 'locked' | 'not_trusted';
 
 /** A trust-store failure; `path` is the store file it concerns. */
 export class TrustStoreError extends Error {

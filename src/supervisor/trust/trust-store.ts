@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { withFileLock } from './file-lock.js';
 import type { FingerprintFacts } from './fingerprint.js';
 import { readStoreFile, type StoreData, type TrustRecord, writeStoreFile } from './store-file.js';
 import { TrustStoreError } from './trust-error.js';
@@ -19,9 +20,8 @@ export function defaultTrustStorePath(
 /**
  * The trust-on-first-use store: which fingerprint of each server was approved, and its pinned tools.
  * Reads answer from the copy loaded at `open` (or the last write, or `reload`). Every write re-reads the file
- * and applies just its own change to what is on disk before the atomic rename, so two supervisors sharing one
- * store do not drop each other's records; writes of one instance are serialized. There is no lock: two
- * processes whose writes overlap (read to rename, a few ms) can still lose one of the two changes.
+ * and applies just its own change to what is on disk before the atomic rename, under a lock file, so
+ * supervisors sharing one store do not drop each other's records; writes of one instance are serialized.
  */
 export class TrustStore {
   private queue: Promise<unknown> = Promise.resolve();
@@ -115,13 +115,15 @@ export class TrustStore {
 
   // Re-read, apply one change, write: the file on disk, not this copy, is what a change applies to.
   private update<T>(change: (data: StoreData) => { changed: boolean; result: T }): Promise<T> {
-    return this.serialized(async () => {
-      const fresh = await readStoreFile(this.path);
-      const { changed, result } = change(fresh);
-      if (changed) await writeStoreFile(this.path, fresh);
-      this.data = fresh;
-      return result;
-    });
+    return this.serialized(() =>
+      withFileLock(this.path, async () => {
+        const fresh = await readStoreFile(this.path);
+        const { changed, result } = change(fresh);
+        if (changed) await writeStoreFile(this.path, fresh);
+        this.data = fresh;
+        return result;
+      }),
+    );
   }
 
   private serialized<T>(op: () => Promise<T>): Promise<T> {
