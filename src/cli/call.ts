@@ -1,13 +1,11 @@
 import { parseDuration } from '../supervisor/config/units.js';
-import { createSupervisor } from '../supervisor/supervisor.js';
-import { createApprove } from './approval.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
+import { openFleet } from './open-fleet.js';
 import { terminalAsk } from './prompt.js';
 import { lineReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
-import { stateDirPath, trustStorePath } from './store-path.js';
 
 export interface CallFlags extends FleetFlags {
   timeout?: string;
@@ -32,21 +30,11 @@ export async function callCommand(
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   let interrupted = false;
   const abort = new AbortController();
-  const approve = createApprove({
-    trustAll: Boolean(flags.trustAll),
-    trustIds: flags.trust,
+  const sup = openFleet(config, flags, reporter, {
     ask: interactive
       ? terminalAsk({ onInterrupt: () => process.kill(process.pid, 'SIGINT'), signal: abort.signal })
       : undefined,
-    onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
   });
-  const sup = createSupervisor(config, {
-    approve,
-    trustStore: trustStorePath(flags.store),
-    stateDir: stateDirPath(flags.stateDir),
-    logger: reporter.logger(),
-  });
-  sup.subscribe((e) => reporter.event(e));
   const removeSignals = handleShutdownSignals(() => {
     interrupted = true;
     abort.abort();

@@ -1,14 +1,13 @@
 import { serverMachine } from '../machines/server.machine.js';
-import { createSupervisor, type Supervisor } from '../supervisor/supervisor.js';
-import { createApprove } from './approval.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
+import { openFleet } from './open-fleet.js';
 import { terminalAsk } from './prompt.js';
 import { lineReporter, type Reporter, tableReporter } from './reporter.js';
 import { handleShutdownSignals, holdOpen } from './shutdown.js';
 import { type StatelyHook, startStately } from './stately.js';
-import { stateDirPath, trustStorePath } from './store-path.js';
 import { toStatechart } from './ui/statechart.js';
 import { startUiServer, type UiServer } from './ui/ui-server.js';
 
@@ -60,9 +59,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
       stately = await startStately(flags.stately === true ? 8080 : flags.stately);
       reporter.log('info', `stately inspector: ${stately.url}`, { url: stately.url });
     }
-    const approve = createApprove({
-      trustAll: Boolean(flags.trustAll),
-      trustIds: flags.trust,
+    const fleet = openFleet(config, flags, reporter, {
       ask: interactive
         ? terminalAsk({
             before: reporter.suspend,
@@ -72,18 +69,10 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
             signal: prompts.signal,
           })
         : undefined,
-      onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
-    });
-    const fleet = createSupervisor(config, {
-      approve,
-      trustStore: trustStorePath(flags.store),
-      stateDir: stateDirPath(flags.stateDir),
-      logger: reporter.logger(),
       ...(stately ? { inspect: stately.inspect } : {}),
     });
     sup = fleet;
     fleet.subscribe((e) => {
-      reporter.event(e);
       if (e.type === 'escalated') shutdown(EXIT_FAILURE);
     });
     if (flags.ui !== undefined) {

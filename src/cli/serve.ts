@@ -1,13 +1,11 @@
 import { inspect } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createSupervisor } from '../supervisor/supervisor.js';
-import { createApprove } from './approval.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import type { FleetFlags } from './fleet-options.js';
 import { Gateway } from './gateway.js';
+import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
-import { stateDirPath, trustStorePath } from './store-path.js';
 
 /**
  * `serve`: the fleet as one MCP server on stdio. Stdout carries the protocol and nothing else; every log line
@@ -19,18 +17,7 @@ export async function serveCommand(configPath: string, flags: FleetFlags, versio
   checkServerIds(config, flags.trust, '--trust');
   const reporter = lineReporter(flags.logFormat);
   // stdin is the protocol, so nobody can be asked: only the flags (or the trust store) let a server start.
-  const approve = createApprove({
-    trustAll: Boolean(flags.trustAll),
-    trustIds: flags.trust,
-    onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
-  });
-  const sup = createSupervisor(config, {
-    approve,
-    trustStore: trustStorePath(flags.store),
-    stateDir: stateDirPath(flags.stateDir),
-    logger: reporter.logger(),
-  });
-  sup.subscribe((e) => reporter.event(e));
+  const sup = openFleet(config, flags, reporter);
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
   const started = sup.start();
   const gateway = new Gateway(sup, started, {

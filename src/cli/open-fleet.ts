@@ -1,0 +1,39 @@
+import type { SupervisorConfig } from '../supervisor/config/types.js';
+import { createSupervisor, type Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
+import { type AskFn, createApprove } from './approval.js';
+import type { FleetFlags } from './fleet-options.js';
+import type { Reporter } from './reporter.js';
+import { stateDirPath, trustStorePath } from './store-path.js';
+
+export interface OpenFleetOptions {
+  /** Asks a person about untrusted servers; absent (no terminal, or stdin is the protocol) means refuse. */
+  ask?: AskFn | undefined;
+  inspect?: SupervisorOptions['inspect'];
+}
+
+/**
+ * The supervisor of `run`, `serve` and `call`: approvals from `--trust`/`--trust-all` (then `ask`), the trust
+ * store and state directory the flags name, and every log line and event through the reporter.
+ */
+export function openFleet(
+  config: SupervisorConfig,
+  flags: FleetFlags,
+  reporter: Reporter,
+  opts: OpenFleetOptions = {},
+): Supervisor {
+  const approve = createApprove({
+    trustAll: Boolean(flags.trustAll),
+    trustIds: flags.trust,
+    ask: opts.ask,
+    onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
+  });
+  const sup = createSupervisor(config, {
+    approve,
+    trustStore: trustStorePath(flags.store),
+    stateDir: stateDirPath(flags.stateDir),
+    logger: reporter.logger(),
+    ...(opts.inspect ? { inspect: opts.inspect } : {}),
+  });
+  sup.subscribe((e) => reporter.event(e));
+  return sup;
+}
