@@ -112,4 +112,30 @@ describe.skipIf(!hasScript)('run on a terminal', () => {
     expect(term.screen()).toMatch(/stopped/);
     expect(existsSync(join(dir, 'gamma.pid.json'))).toBe(false);
   }, 30_000);
+
+  it('counts a Ctrl-C at the prompt as the first stop: a second one kills every group at once, exit 130', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [
+      {
+        id: 'stubborn',
+        flags: ['--ignore-sigterm', '--ignore-stdin-eof'],
+        timeouts: '{ startup: 5s, shutdown: 20s }',
+      },
+      { id: 'asked' },
+    ]);
+    const term = onTerminal(['run', config, '--trust', 'stubborn']);
+    await term.waitFor(/Trust and start it\? \[y\/N\]/);
+    const pid = await pidOf(dir, 'stubborn');
+    term.type('\x03');
+    await term.waitFor(/stopping/);
+    await sleep(300);
+    expect(term.child.exitCode).toBe(null);
+    const second = Date.now();
+    term.type('\x03');
+    const code = await term.exited;
+    expect(code, term.screen().slice(-1500)).toBe(130);
+    // The graceful stop would wait 20 s for the SIGTERM-ignoring server; the second Ctrl-C does not.
+    expect(Date.now() - second).toBeLessThan(5000);
+    expect(await allGone([pid])).toBe(true);
+  }, 30_000);
 });
