@@ -50,16 +50,11 @@ export function parseLocatedYaml(text: string, source: string): LocatedDocument 
   }
   if (problems.length === 0) {
     visit(doc, {
-      Pair(_key, pair) {
+      Pair(_key, pair, ancestors) {
         if (!isNode(pair.key) || isScalar(pair.key)) return;
         const { line, col } = at(pair.key.range?.[0] ?? 0);
-        problems.push({
-          source,
-          line,
-          col,
-          path: '',
-          message: 'a key must be a plain value, not a list or map',
-        });
+        const path = dotted(pathOf([...ancestors, pair]));
+        problems.push({ source, line, col, path, message: 'a key must be a plain value, not a list or map' });
       },
     });
   }
@@ -115,6 +110,18 @@ export function dotted(path: readonly PropertyKey[]): string {
   let s = '';
   for (const k of path) s += typeof k === 'number' ? `[${k}]` : s ? `.${String(k)}` : String(k);
   return s;
+}
+
+// The keys and indexes leading to a node, from the chain of its ancestors that yaml's `visit` passes.
+function pathOf(chain: readonly unknown[]): PropertyKey[] {
+  const out: PropertyKey[] = [];
+  for (let i = 0; i < chain.length - 1; i++) {
+    const node = chain[i];
+    const next = chain[i + 1];
+    if (isPair(node) && isScalar(node.key) && next === node.value) out.push(String(node.key.value));
+    else if (isSeq(node)) out.push(node.items.indexOf(next as never));
+  }
+  return out;
 }
 
 function firstLine(message: string): string {

@@ -88,7 +88,7 @@ describe('mcp-supervisor check', () => {
     writeFileSync(path, 'servers:\n  ok: { command: srv }\n  ? [a, b]\n  : { command: x }\n');
     const r = await cli.runCli(['check', path]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`${path}:3:5: a key must be a plain value, not a list or map\n`);
+    expect(r.stderr).toBe(`${path}:3:5 servers: a key must be a plain value, not a list or map\n`);
   });
 
   it('names a missing file in one line with exit 2', async () => {
