@@ -43,9 +43,15 @@ export function parseLocatedYaml(text: string, source: string): LocatedDocument 
     return { line, col };
   };
   const problems: LocatedProblem[] = [];
-  for (const err of doc.errors) {
+  // Warnings too: an unknown tag (`!env FOO`) would otherwise quietly become the plain string after it.
+  for (const err of [...doc.errors, ...doc.warnings]) {
     const { line, col } = at(err.pos[0]);
-    const message = err.code === 'DUPLICATE_KEY' ? 'duplicate key' : firstLine(err.message);
+    const message =
+      err.code === 'DUPLICATE_KEY'
+        ? 'duplicate key'
+        : err.code === 'TAG_RESOLVE_FAILED'
+          ? `${firstLine(err.message)} (only the standard YAML tags are understood; write the value without it)`
+          : firstLine(err.message);
     problems.push({ source, line, col, path: '', message });
   }
   if (problems.length === 0) {

@@ -91,6 +91,17 @@ describe('mcp-supervisor check', () => {
     expect(r.stderr).toBe(`${path}:3:5 servers: a key must be a plain value, not a list or map\n`);
   });
 
+  it('rejects an unknown tag rather than reading the plain string after it', async () => {
+    const dir = cli.tempDir();
+    const path = join(dir, 'tag.yaml');
+    writeFileSync(path, 'servers:\n  a:\n    command: !env SERVER_BIN\n');
+    const r = await cli.runCli(['check', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `${path}:3:14: Unresolved tag: !env (only the standard YAML tags are understood; write the value without it)\n`,
+    );
+  });
+
   it('names a missing file in one line with exit 2', async () => {
     const r = await cli.runCli(['check', join(ROOT, 'no-such-dir', 'fleet.yaml')]);
     expect(r.code).toBe(2);
