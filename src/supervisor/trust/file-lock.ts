@@ -51,8 +51,10 @@ export async function withFileLock<T>(
 }
 
 async function tryCreate(lock: string): Promise<boolean> {
+  let created = false;
   try {
     const fh = await open(lock, 'wx', 0o600);
+    created = true;
     try {
       await fh.writeFile(`${process.pid}\n`, 'utf8');
     } finally {
@@ -61,6 +63,8 @@ async function tryCreate(lock: string): Promise<boolean> {
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    // A lock this process created but could not fill (a full disk) is its own to remove.
+    if (created) await rm(lock, { force: true });
     throw new TrustStoreError('io_error', lock, `cannot create lock ${lock}: ${(err as Error).message}`);
   }
 }
