@@ -25,6 +25,8 @@ export function terminalAsk(hooks: PromptHooks = {}): AskFn {
       hooks.before?.();
       const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
       let settled = false;
+      // Once only: a Ctrl-C at the open prompt reaches readline and `typedAhead` both, and a second interrupt
+      // would count as the second Ctrl-C, which kills every server at once.
       let interrupted = false;
       const interrupt = () => {
         if (interrupted) return;
