@@ -1,15 +1,23 @@
+import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { ConfigError } from '../supervisor/config/config-error.js';
+import { launchProblems } from '../supervisor/config/launch-check.js';
 import type { ServerConfig, SupervisorConfig } from '../supervisor/config/types.js';
 import { displayCommand } from './approval.js';
 import { readConfigFile } from './config-file.js';
 import { formatDuration } from './durations.js';
 
-/** `check`: validates a config without spawning anything; prints a summary on success (problems are thrown). */
+/**
+ * `check`: validates a config without spawning anything, including that each enabled server's command is found
+ * and its cwd is a directory on this machine; prints a summary on success (problems are thrown).
+ */
 export async function checkCommand(
   configPath: string,
   write: (s: string) => void = (s) => void process.stdout.write(s),
 ): Promise<number> {
   const config = await readConfigFile(configPath);
+  const problems = await launchProblems(config, await readFile(configPath, 'utf8'));
+  if (problems.length > 0) throw new ConfigError(problems);
   write(`${summarize(config).join('\n')}\n`);
   return 0;
 }

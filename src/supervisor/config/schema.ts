@@ -66,10 +66,18 @@ const scalarString = z.unknown().transform((v, ctx) => {
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 
+/**
+ * What a process launch can carry: the kernel takes argv, env and paths as C strings, so a NUL byte would cut
+ * the value short (Node's spawn refuses it outright). Found here, it is a located problem, not a crash at spawn.
+ */
+export const NUL_MESSAGE = 'contains a NUL byte (\\0), which no command line, environment or path can hold';
+const launchText = <T extends z.ZodType<string, unknown>>(schema: T) =>
+  schema.refine((s) => !s.includes('\0'), NUL_MESSAGE);
+
 const envName = z.string().regex(ENV_NAME, 'not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)');
 
 // Key names are checked on the raw mapping by the server validation (so a bad key and a bad value both show).
-const envMap = z.record(z.string(), scalarString);
+const envMap = z.record(z.string(), launchText(scalarString));
 
 const scope = z.string().regex(/^\S+$/, 'a scope is a non-empty word without spaces');
 
@@ -118,9 +126,9 @@ const TypeSchema = z.unknown().transform((v, ctx) => {
 /** One server as written; the same keys are accepted in `servers:` and in the `mcpServers` shape. */
 export const ServerSchema = z.strictObject({
   type: TypeSchema.optional(),
-  command: nonEmpty,
-  args: z.array(scalarString).default([]),
-  cwd: nonEmpty.optional(),
+  command: launchText(nonEmpty),
+  args: z.array(launchText(scalarString)).default([]),
+  cwd: launchText(nonEmpty).optional(),
   env: envMap.default({}),
   inheritEnv: z.array(envName).default([]),
   disabled: booleanLike.default(false),

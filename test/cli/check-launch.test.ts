@@ -1,0 +1,94 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliProcesses, ensureBuilt } from './helpers.js';
+
+const cli = cliProcesses();
+beforeAll(ensureBuilt, 120_000);
+afterEach(cli.reap);
+
+describe('mcp-supervisor check: what a launch would meet on this machine', () => {
+  it('locates a command not found on the child PATH, naming the directories searched', async () => {
+    const dir = cli.tempDir();
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    const path = join(dir, 'fleet.yaml');
+    writeFileSync(
+      path,
+      [
+        'servers:',
+        '  gone:',
+        '    command: no-such-server-xyz',
+        `    env: { PATH: ${JSON.stringify(bin)} }`,
+        '  here:',
+        `    command: ${JSON.stringify(process.execPath)}`,
+        '',
+      ].join('\n'),
+    );
+    const r = await cli.runCli(['check', path]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `${path}:3:5 servers.gone.command: command "no-such-server-xyz" not found on PATH (searched: ${bin})\n`,
+    );
+    expect(r.code).toBe(1);
+  });
+
+  it('locates a cwd that does not exist, a file given as cwd, and a script that is not executable', async () => {
+    const dir = cli.tempDir();
+    const file = join(dir, 'plain.txt');
+    writeFileSync(file, 'x');
+    const script = join(dir, 'srv.sh');
+    writeFileSync(script, '#!/bin/sh\n');
+    chmodSync(script, 0o644);
+    const path = join(dir, 'fleet.yaml');
+    writeFileSync(
+      path,
+      [
+        'servers:',
+        '  a:',
+        `    command: ${JSON.stringify(process.execPath)}`,
+        '    cwd: ./missing',
+        '  b:',
+        `    command: ${JSON.stringify(process.execPath)}`,
+        '    cwd: plain.txt',
+        '  c:',
+        '    command: ./srv.sh',
+        '',
+      ].join('\n'),
+    );
+    const r = await cli.runCli(['check', path]);
+    expect(r.stderr.split('\n')).toEqual([
+      `${path}:4:5 servers.a.cwd: cwd ${join(dir, 'missing')} does not exist`,
+      `${path}:7:5 servers.b.cwd: cwd ${file} is not a directory`,
+      `${path}:9:5 servers.c.command: command ${script} is not executable`,
+      '',
+    ]);
+    expect(r.code).toBe(1);
+  });
+
+  it('leaves a disabled server alone, as run does until it is started', async () => {
+    const dir = cli.tempDir();
+    const path = join(dir, 'fleet.yaml');
+    writeFileSync(path, 'servers:\n  off:\n    command: no-such-server-xyz\n    disabled: true\n');
+    const r = await cli.runCli(['check', path]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('reports a NUL byte in args as a located problem, not a crash', async () => {
+    const dir = cli.tempDir();
+    const path = join(dir, 'fleet.json');
+    writeFileSync(
+      path,
+      JSON.stringify({ mcpServers: { a: { command: process.execPath, args: ['x\u0000y'] } } }),
+    );
+    const r = await cli.runCli(['check', path]);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:\\d+ mcpServers\\.a\\.args\\[0\\]: contains a NUL byte \\(\\\\0\\)`,
+      ),
+    );
+    expect(r.stderr).not.toMatch(/ERR_INVALID_ARG_VALUE|\n\s+at /);
+    expect(r.code).toBe(1);
+  });
+});

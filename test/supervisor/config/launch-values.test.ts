@@ -1,0 +1,55 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are written literally on purpose
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/supervisor/config/config-error.js';
+import { parseConfig } from '../../../src/supervisor/config/parse-config.js';
+
+const NUL = 'contains a NUL byte (\\0), which no command line, environment or path can hold';
+
+function problemsOf(text: string, env: Record<string, string> = {}): string[] {
+  try {
+    parseConfig(text, { source: 'c.yaml', env, baseDir: '/base' });
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).message.split('\n');
+  }
+  throw new Error('expected a ConfigError, but the config parsed');
+}
+
+describe('parseConfig: values a process launch cannot carry', () => {
+  it('spawn itself throws on a NUL byte, which is why the config must refuse it first', () => {
+    expect(() => spawn('node\0x', [])).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_VALUE' }));
+  });
+
+  it('locates a NUL byte in command, args, env values and cwd, each at its field', () => {
+    const text = [
+      'servers:',
+      '  a:',
+      '    command: "node\\0x"',
+      '    args: [ok, "b\\0d"]',
+      '    env: { GOOD: "1", BAD: "x\\0y" }',
+      '    cwd: "/tmp\\0/x"',
+      '',
+    ].join('\n');
+    expect(problemsOf(text)).toEqual([
+      `c.yaml:3:5 servers.a.command: ${NUL}`,
+      `c.yaml:4:16 servers.a.args[1]: ${NUL}`,
+      `c.yaml:5:23 servers.a.env.BAD: ${NUL}`,
+      `c.yaml:6:5 servers.a.cwd: ${NUL}`,
+    ]);
+  });
+
+  it('refuses a NUL byte in an env name as a name that is not one', () => {
+    expect(problemsOf('servers:\n  a:\n    command: x\n    env: { "A\\0B": "1" }\n')).toEqual([
+      'c.yaml:4:12 servers.a.env.A\0B: not an environment variable name: "A\\u0000B"',
+    ]);
+  });
+
+  it('finds a NUL byte that arrives through ${VAR} and in a JSON (mcpServers) file', () => {
+    expect(problemsOf('servers:\n  a:\n    command: x\n    args: ["${ARG}"]\n', { ARG: 'a\0b' })).toEqual([
+      `c.yaml:4:12 servers.a.args[0]: ${NUL}`,
+    ]);
+    const json = '{ "mcpServers": { "a": { "command": "x", "args": ["--k=\\u0000"] } } }';
+    expect(problemsOf(json)).toEqual([`c.yaml:1:51 mcpServers.a.args[0]: ${NUL}`]);
+  });
+});
