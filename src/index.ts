@@ -67,6 +67,7 @@ export {
 export type { CallToolResult } from './supervisor/tool-calls.js';
 export type {
   ApprovalRequest,
+  ControlOutcome,
   ExposedTool,
   LastExit,
   ServerState,

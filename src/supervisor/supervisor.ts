@@ -17,7 +17,7 @@ import {
   type ListedTool,
 } from './tool-calls.js';
 import { TrustGate } from './trust-gate.js';
-import type { ApprovalRequest, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
+import type { ApprovalRequest, ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
 
 /** A timer source for the actor system (XState's SimulatedClock fits); `now` makes restart windows use it too. */
 export interface SupervisorClock {
@@ -80,6 +80,7 @@ export class Supervisor {
   private started = false;
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
+  private readonly now: () => number;
 
   constructor(
     readonly config: SupervisorConfig,
@@ -87,6 +88,7 @@ export class Supervisor {
   ) {
     this.servers = new Map(config.servers.map((s) => [s.id, s]));
     const now = () => options.clock?.now?.() ?? Date.now();
+    this.now = now;
     const hostEnv = options.env ?? process.env;
     const trust = new TrustGate({
       storePath: options.trustStore,
@@ -170,12 +172,16 @@ export class Supervisor {
     if (this.started) {
       for (const server of [...this.config.servers].reverse()) {
         this.actor.send({ type: 'STOP', id: server.id });
-        await this.watch.until(server.id, (state) => DOWN.has(state) || state === 'backoff');
+        // Bounded: whatever the machine does meanwhile, the actor's stop below takes every process with it.
+        const bound = server.timeouts.shutdownMs + (this.options.stdinGraceMs ?? 1000) + 2000;
+        await this.watch.until(server.id, (state) => DOWN.has(state) || state === 'backoff', bound);
       }
       this.actor.send({ type: 'STOP_ALL' });
       await Promise.all([...this.unreaped].map((c) => c.close('stopped')));
-      this.watch.detach();
       this.actor.stop();
+      // A process actor that was still starting spawns nothing after the actor stopped; wait for any it did spawn.
+      await Promise.all([...this.unreaped].map((c) => c.close('stopped')));
+      this.watch.detach();
     }
     this.unpersist?.();
     await this.pool.close();
@@ -218,18 +224,18 @@ export class Supervisor {
   }
 
   /** Restarts one server now, clearing its restart history. */
-  restart(id: string): void {
-    this.actor.send({ type: 'RESTART', id });
+  restart(id: string): ControlOutcome {
+    return this.control('restart', id, 'RESTART');
   }
 
   /** Stops one server; a pending backoff is cancelled. */
-  stopServer(id: string): void {
-    this.actor.send({ type: 'STOP', id });
+  stopServer(id: string): ControlOutcome {
+    return this.control('stopServer', id, 'STOP');
   }
 
   /** Starts one server (also a disabled, failed or stopped one), clearing its restart history. */
-  startServer(id: string): void {
-    this.actor.send({ type: 'START', id });
+  startServer(id: string): ControlOutcome {
+    return this.control('startServer', id, 'START');
   }
 
   /** Subscribes to typed events; returns the unsubscribe function. */
@@ -282,6 +288,23 @@ export class Supervisor {
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
     return { conn, tool, call };
+  }
+
+  private control(verb: string, id: string, type: 'RESTART' | 'STOP' | 'START'): ControlOutcome {
+    // After stop() nothing may start again, and a STOP is moot: the stop in progress owns every server.
+    if (this.stopping) return { ok: false, code: 'STOPPED' };
+    if (typeof id !== 'string' || !this.servers.has(id)) {
+      const known = this.config.servers.map((s) => s.id).join(', ');
+      this.emit({
+        type: 'notice',
+        server: typeof id === 'string' ? id : null,
+        message: `${verb}: unknown server '${String(id)}' (servers: ${known || 'none'})`,
+        at: this.now(),
+      });
+      return { ok: false, code: 'UNKNOWN_SERVER' };
+    }
+    this.actor.send({ type, id });
+    return { ok: true };
   }
 
   private adoptStateDir(dir: string): void {

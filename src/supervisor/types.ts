@@ -34,6 +34,12 @@ export interface ServerStatus {
   tools: number;
 }
 
+/**
+ * The answer of `restart`, `startServer` and `stopServer`: `UNKNOWN_SERVER` for an id the config does not have,
+ * `STOPPED` once `stop()` was called (nothing is started again after that).
+ */
+export type ControlOutcome = { ok: true } | { ok: false; code: 'UNKNOWN_SERVER' | 'STOPPED' };
+
 /** A tool as the fleet exposes it, under its namespaced name. */
 export interface ExposedTool {
   name: string;

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+import { gone } from './helpers.js';
+
+const f = fleets();
+afterEach(async () => {
+  await f.reap();
+  expect(liveGroups()).toEqual([]);
+});
+
+/** Resolves what `p` resolves, or `'still pending'` after `ms`: a hang becomes a failed assertion, not a stuck test. */
+function within<T>(p: Promise<T>, ms: number): Promise<T | 'still pending'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still pending'>((r) => {
+    timer = setTimeout(() => r('still pending'), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+describe('every control path terminates', () => {
+  it('restart and startServer during stop() revive nothing, and stop() resolves with every process gone', async () => {
+    const { sup } = f.create(fleetConfig([fixtureServer('a'), fixtureServer('b')]));
+    await sup.start();
+    const pids = sup.status().map((s) => s.pid!);
+    const stopping = sup.stop();
+    const answers = [sup.restart('a'), sup.startServer('b'), sup.restart('b'), sup.startServer('a')];
+    expect(await within(stopping, 8000)).toBeUndefined();
+    expect(answers).toEqual(Array(4).fill({ ok: false, code: 'STOPPED' }));
+    for (const pid of pids) expect(await gone(pid)).toBe(true);
+    expect(liveGroups()).toEqual([]);
+    expect(sup.status().map((s) => s.state)).toEqual(['stopped', 'stopped']);
+  });
+
+  it('a restart sent just before stop() is overtaken: stop() resolves and the respawned process is reaped', async () => {
+    const { sup, events } = f.create(fleetConfig([fixtureServer('a')]));
+    await sup.start();
+    expect(sup.restart('a')).toEqual({ ok: true });
+    const stopping = sup.stop();
+    expect(await within(stopping, 8000)).toBeUndefined();
+    const spawned = events.flatMap((e) => (e.type === 'state' && e.to === 'spawning' ? [e.at] : []));
+    expect(spawned.length).toBeGreaterThanOrEqual(1);
+    expect(liveGroups()).toEqual([]);
+    expect(sup.status()[0]).toMatchObject({ state: 'stopped' });
+    expect(sup.status()[0]!.pid).toBeUndefined();
+  });
+
+  it('restart, startServer and stopServer name an unknown id in a coded outcome and a notice', async () => {
+    const { sup, events } = f.create(fleetConfig([fixtureServer('a')]));
+    await sup.start();
+    for (const answer of [sup.restart('nope'), sup.startServer('nope'), sup.stopServer('nope')]) {
+      expect(answer).toEqual({ ok: false, code: 'UNKNOWN_SERVER' });
+    }
+    const notices = events.flatMap((e) => (e.type === 'notice' && e.server === 'nope' ? [e.message] : []));
+    expect(notices).toEqual([
+      "restart: unknown server 'nope' (servers: a)",
+      "startServer: unknown server 'nope' (servers: a)",
+      "stopServer: unknown server 'nope' (servers: a)",
+    ]);
+    expect(sup.stopServer('a')).toEqual({ ok: true });
+    await eventually(() => sup.status()[0]!.state === 'stopped', 3000, 'stopped');
+    expect(sup.startServer('a')).toEqual({ ok: true });
+    await eventually(() => sup.status()[0]!.state === 'ready', 3000, 'ready again');
+  });
+
+  it('after stop() every control call and every tool call answers with a code, and start() spawns nothing', async () => {
+    const { sup, events } = f.create(fleetConfig([fixtureServer('a')]));
+    await sup.start();
+    await sup.stop();
+    const seen = events.length;
+    expect(sup.restart('a')).toEqual({ ok: false, code: 'STOPPED' });
+    expect(sup.startServer('a')).toEqual({ ok: false, code: 'STOPPED' });
+    expect(sup.stopServer('a')).toEqual({ ok: false, code: 'STOPPED' });
+    expect(await sup.callTool('a.echo', { text: 'x' })).toBe('ERROR: supervisor is stopped');
+    expect(await sup.callToolResult('a.echo', { text: 'x' })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'ERROR: supervisor is stopped' }],
+    });
+    await sup.start();
+    expect(events.slice(seen).filter((e) => e.type === 'state')).toEqual([]);
+    expect(liveGroups()).toEqual([]);
+  });
+});
