@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveGroups } from '../../src/supervisor/process-ledger.js';
@@ -23,7 +23,8 @@ const tmp = () => {
 function ownFixture(dir: string): string {
   const path = join(dir, 'server.mjs');
   copyFileSync(FIXTURE, path);
-  for (const dep of ['fixture-flags.mjs', 'fixture-output.mjs', 'fixture-tools.mjs']) {
+  // Every module the server imports, whichever fixture modes exist by now.
+  for (const dep of readdirSync(join(FIXTURE, '..')).filter((f) => /^fixture-.*\.mjs$/.test(f))) {
     copyFileSync(join(FIXTURE, '..', dep), join(dir, dep));
   }
   return path;
