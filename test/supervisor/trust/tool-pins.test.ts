@@ -110,3 +110,13 @@ describe('checkPins', () => {
     expect(checkPins(pinsFor([ctor]), [ctor]).pinned).toEqual([ctor]);
   });
 });
+
+describe('hashToolDefinition: prototype-named keys', () => {
+  it('changes when only the content under a __proto__ key of a parsed schema changes', () => {
+    const schema = (text: string) => JSON.parse(`{"type":"object","__proto__":{"description":"${text}"}}`);
+    const before: PinnableTool = { name: 't', inputSchema: schema('harmless') };
+    const after: PinnableTool = { name: 't', inputSchema: schema('exfiltrate') };
+    expect(hashToolDefinition(before)).not.toBe(hashToolDefinition(after));
+    expect(checkPins(pinsFor([before]), [after]).changed).toEqual(['t']);
+  });
+});
