@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { serverMachine } from '../machines/server.machine.js';
 import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
 import { checkScopes } from '../registry/scopes.js';
+import { type ContainmentKind, type ContainmentSetting, chooseContainment } from '../process/containment.js';
 import { FramePool } from '../workers/frame-pool.js';
+import { type CallOpts, checkCallInput, clampTimeout } from './call-input.js';
 import type { ServerConfig, SupervisorConfig } from './config/types.js';
 import type { McpConnection } from './connection.js';
+import { errorText } from './errors.js';
 import { FleetTools } from './fleet-tools.js';
 import { type GateVerdict, handshakeActor, pingerActor, processActor } from './runtime-actors.js';
 import { ServerWatch } from './server-watch.js';
@@ -52,15 +56,17 @@ export interface SupervisorOptions {
    * so the next supervisor started with the same directory reaps whatever is still alive (pid reuse checked).
    */
   stateDir?: string;
+  /**
+   * How each server and everything it starts are held together (default `auto`: cgroup, else pid namespace, else
+   * process group; see docs/security.md). A forced mechanism this machine lacks makes the constructor throw.
+   * Overrides the config's `supervisor.containment`.
+   */
+  containment?: ContainmentSetting;
   /** Replaces the trust store and `approve` entirely, for hosts that gate launches themselves (no tool pinning then). */
   gate?: (server: ServerConfig) => Promise<GateVerdict>;
 }
 
-export interface CallOpts {
-  scopes?: readonly string[];
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
+export type { CallOpts };
 
 const SETTLED = new Set(['ready', 'failed', 'untrusted', 'stopped']);
 const DOWN = new Set(['failed', 'untrusted', 'stopped']);
@@ -80,6 +86,10 @@ export class Supervisor {
   private started = false;
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
+  /** The mechanism every server of this instance is spawned under. */
+  readonly containment: ContainmentKind;
+  /** Names this instance's ledger file and cgroups, so instances sharing a state directory never touch each other's. */
+  private readonly owner = randomBytes(4).toString('hex');
   private readonly now: () => number;
 
   constructor(
@@ -87,6 +97,7 @@ export class Supervisor {
     private readonly options: SupervisorOptions = {},
   ) {
     this.servers = new Map(config.servers.map((s) => [s.id, s]));
+    this.containment = chooseContainment(options.containment ?? config.supervisor.containment ?? 'auto');
     const now = () => options.clock?.now?.() ?? Date.now();
     this.now = now;
     const hostEnv = options.env ?? process.env;
@@ -105,6 +116,8 @@ export class Supervisor {
       filterTools: <T extends ListedTool>(server: ServerConfig, tools: T[]) =>
         options.gate ? Promise.resolve(tools) : trust.filterTools(server, tools),
       stdinGraceMs: options.stdinGraceMs,
+      containment: this.containment,
+      owner: this.owner,
       onConnection: (id: string, conn: McpConnection | undefined) => {
         if (!conn) {
           this.conns.delete(id);
@@ -190,9 +203,10 @@ export class Supervisor {
   /** One row per server: state, pid, restarts, since, last exit, tool count. */
   status(): ServerStatus[] {
     const ctx = this.started ? this.actor.getSnapshot().context : undefined;
-    return this.config.servers.map((s) =>
-      this.watch.row(s.id, ctx?.books.children[s.id]?.restarts ?? 0, this.tools),
-    );
+    return this.config.servers.map((s) => ({
+      ...this.watch.row(s.id, ctx?.books.children[s.id]?.restarts ?? 0, this.tools),
+      containment: this.conns.get(s.id)?.process.containment ?? this.containment,
+    }));
   }
 
   /** Every tool of every ready server, under its namespaced name. */
@@ -200,27 +214,42 @@ export class Supervisor {
     return [...this.tools.table.tools];
   }
 
-  /** Calls a tool by its namespaced name; never rejects: every failure resolves to an `ERROR: ` string. */
-  async callTool(name: string, args?: Record<string, unknown>, opts: CallOpts = {}): Promise<string> {
-    const target = await this.prepare(name, opts);
-    if (typeof target === 'string') return target;
-    const text = await callToolText(target.conn, target.tool.tool, args, target.call);
-    this.afterCall(target.tool.server, text);
-    return text;
+  /**
+   * Calls a tool by its namespaced name; never rejects: every failure, a malformed call included, resolves to an
+   * `ERROR: ` string.
+   */
+  async callTool(name: string, args?: Record<string, unknown>, opts?: CallOpts): Promise<string> {
+    try {
+      const input = checkCallInput(name, args, opts);
+      if (!input.ok) return input.error;
+      const target = await this.prepare(input.name, input.opts);
+      if (typeof target === 'string') return target;
+      const text = await callToolText(target.conn, target.tool.tool, input.args, target.call);
+      this.afterCall(target.tool.server, text);
+      return text;
+    } catch (err) {
+      return errorText(err);
+    }
   }
 
   /** The same call for gateways: the MCP result with blocks kept and texts capped; never rejects. */
   async callToolResult(
     name: string,
     args?: Record<string, unknown>,
-    opts: CallOpts = {},
+    opts?: CallOpts,
   ): Promise<CallToolResult> {
-    const target = await this.prepare(name, opts);
-    if (typeof target === 'string') return errorResult(target);
-    const result = await callToolResult(target.conn, target.tool.tool, args, target.call);
-    const first = result.content[0];
-    this.afterCall(target.tool.server, result.isError && typeof first?.text === 'string' ? first.text : '');
-    return result;
+    try {
+      const input = checkCallInput(name, args, opts);
+      if (!input.ok) return errorResult(input.error);
+      const target = await this.prepare(input.name, input.opts);
+      if (typeof target === 'string') return errorResult(target);
+      const result = await callToolResult(target.conn, target.tool.tool, input.args, target.call);
+      const first = result.content[0];
+      this.afterCall(target.tool.server, result.isError && typeof first?.text === 'string' ? first.text : '');
+      return result;
+    } catch (err) {
+      return errorResult(errorText(err));
+    }
   }
 
   /** Restarts one server now, clearing its restart history. */
@@ -259,7 +288,8 @@ export class Supervisor {
     const serverId = this.tools.serverFor(name);
     const server = serverId ? this.servers.get(serverId) : undefined;
     if (!server) return `ERROR: unknown tool '${name}'`;
-    const timeoutMs = opts.timeoutMs ?? server.timeouts.callMs;
+    if (opts.signal?.aborted) return `ERROR: tool '${name}' cancelled by the caller`;
+    const timeoutMs = opts.timeoutMs ?? clampTimeout(server.timeouts.callMs);
     const deadline = Date.now() + timeoutMs;
     const state = await this.watch.until(
       server.id,
@@ -309,15 +339,14 @@ export class Supervisor {
 
   private adoptStateDir(dir: string): void {
     try {
-      for (const id of reapOrphans(dir)) {
-        this.emit({
-          type: 'notice',
-          server: id,
-          message: 'reaped a process left by a crashed host',
-          at: Date.now(),
-        });
+      for (const found of reapOrphans(dir)) {
+        const message =
+          found.code === 'REAPED'
+            ? `reaped what a crashed host left running: ${found.detail}`
+            : `left a crashed host's ledger entry alone: ${found.detail}`;
+        this.emit({ type: 'notice', server: found.server, code: found.code, message, at: Date.now() });
       }
-      this.unpersist = persistLedger(dir);
+      this.unpersist = persistLedger(dir, this.owner);
     } catch (err) {
       this.options.logger?.warn?.(`state directory ${dir} unusable: ${(err as Error).message}`);
     }
