@@ -1,3 +1,4 @@
+import type { ContainmentKind } from '../process/containment.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import { type DecodedEvent, StreamDecoder } from '../workers/stream-decoder.js';
 import { RemoteError, SupervisorError } from './errors.js';
@@ -18,6 +19,9 @@ export interface ConnectionOptions {
   startupMs: number;
   shutdownMs: number;
   stdinGraceMs?: number;
+  /** How the process is contained (default: the strongest available) and which supervisor's ledger holds it. */
+  containment?: ContainmentKind | undefined;
+  owner?: string | undefined;
   pool?: FramePool | undefined;
   maxLineBytes?: number;
   clientInfo?: { name: string; version: string };
@@ -68,6 +72,8 @@ export class McpConnection {
       env: opts.env,
       shutdownMs: opts.shutdownMs,
       ...(opts.stdinGraceMs !== undefined ? { stdinGraceMs: opts.stdinGraceMs } : {}),
+      ...(opts.containment !== undefined ? { containment: opts.containment } : {}),
+      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
     });
     this.pending = new PendingRequests((m) => this.write(m));
     this.serverRequests = new ServerRequestHandler(

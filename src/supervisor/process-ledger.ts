@@ -1,15 +1,24 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { killCgroup } from '../process/cgroup.js';
 
 /**
  * Every live process group this library started, module-wide. XState does not supervise and an errored
  * parent never stops its children, so reaping must not depend on any actor's state: it depends on this.
  */
 export interface LedgerEntry {
+  /** The leader's pid, which is also its process group's id. */
   pgid: number;
   serverId: string;
   startedAt: number;
   /** The leader's start time in clock ticks since boot (/proc), so a reused pid is never mistaken for ours. */
   procStart?: number;
+  /** The supervisor instance that spawned it: each instance keeps its own file on disk. */
+  owner?: string;
+  containment?: 'cgroup' | 'pidns' | 'pgroup';
+  /** The cgroup the server and everything it starts run in (`cgroup` containment). */
+  cgroup?: string;
+  /** The pid namespace's init, in our namespace's numbering (`pidns` containment). */
+  init?: { pid: number; procStart: number };
 }
 
 const live = new Map<number, LedgerEntry>();
@@ -19,6 +28,14 @@ const sinks = new Set<(groups: LedgerEntry[]) => void>();
 export function recordGroup(entry: LedgerEntry): void {
   const procStart = procStat(entry.pgid)?.startTime;
   live.set(entry.pgid, procStart !== undefined ? { ...entry, procStart } : entry);
+  notify();
+}
+
+/** Adds what was learnt after the spawn (a namespace's init) to a recorded group. */
+export function updateGroup(pgid: number, patch: Partial<LedgerEntry>): void {
+  const entry = live.get(pgid);
+  if (!entry) return;
+  live.set(pgid, { ...entry, ...patch });
   notify();
 }
 
@@ -44,10 +61,21 @@ export function liveGroups(): LedgerEntry[] {
   return [...live.values()];
 }
 
-/** Sends `signal` to a whole process group; false when the group is already gone. */
+/** Sends `signal` to a whole process group; false when the group is already gone (or must never be signalled). */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  if (unsafeGroup(pgid)) return false;
   try {
     process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sends `signal` to one pid; false when it is gone. */
+export function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, signal);
     return true;
   } catch {
     return false;
@@ -74,24 +102,84 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
-/** State and process group of a pid from /proc/<pid>/stat, or undefined when it is gone or unreadable. */
-export function procStat(pid: number): { state: string; pgrp: number; startTime: number } | undefined {
+/** What /proc/<pid>/stat says of a pid, or undefined when it is gone or unreadable. */
+export function procStat(
+  pid: number,
+): { state: string; ppid: number; pgrp: number; startTime: number } | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces and parentheses: the fields start after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgrp: Number(fields[2]), startTime: Number(fields[19]) };
+    return {
+      state: fields[0] ?? '',
+      ppid: Number(fields[1]),
+      pgrp: Number(fields[2]),
+      startTime: Number(fields[19]),
+    };
   } catch {
     return undefined;
   }
 }
 
+/** True when `pid` is alive (not a zombie) and is the very process that started at `procStart`. */
+export function sameProcess(pid: number, procStart: number | undefined): boolean {
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && stat.startTime === procStart;
+}
+
+/**
+ * The live members of group `pgid` that started no earlier than `since` (the leader's start): a process in the
+ * group that is older than its leader cannot be one of its descendants.
+ */
+export function groupMembers(pgid: number, since: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    const stat = procStat(Number(entry));
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X' && stat.startTime >= since)
+      out.push(Number(entry));
+  }
+  return out;
+}
+
+/** The live children of `pid` (a namespace's init is the only child of `unshare --fork`). */
+export function childrenOf(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => e.charCodeAt(0) >= 48 && e.charCodeAt(0) <= 57)
+    .map(Number)
+    .filter((p) => {
+      const stat = procStat(p);
+      return stat !== undefined && stat.ppid === pid && stat.state !== 'Z';
+    });
+}
+
+/** A group id that must never be signalled as a whole: 0 and 1 mean "my group" and "everything", and our own. */
+export function unsafeGroup(pgid: number): boolean {
+  return (
+    !Number.isSafeInteger(pgid) || pgid <= 1 || pgid === process.pid || pgid === procStat(process.pid)?.pgrp
+  );
+}
+
 /** SIGKILLs every recorded group at once, synchronously (safe inside a process `exit` handler); returns how many. */
 export function reapAll(): number {
   let n = 0;
-  for (const { pgid } of live.values()) {
-    if (signalGroup(pgid, 'SIGKILL')) n++;
-    live.delete(pgid);
+  for (const entry of live.values()) {
+    if (entry.cgroup !== undefined && killCgroup(entry.cgroup)) n++;
+    else if (!unsafeGroup(entry.pgid) && signalGroup(entry.pgid, 'SIGKILL')) n++;
+    if (entry.init && sameProcess(entry.init.pid, entry.init.procStart)) signalPid(entry.init.pid, 'SIGKILL');
+    live.delete(entry.pgid);
   }
   notify();
   return n;

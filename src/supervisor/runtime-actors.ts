@@ -1,5 +1,6 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type { HandshakeInput, PingerInput, ProcessActorInput } from '../machines/server.machine.js';
+import type { ContainmentKind } from '../process/containment.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import { buildChildEnv } from './child-env.js';
 import type { ServerConfig } from './config/types.js';
@@ -23,6 +24,9 @@ export interface RuntimeDeps {
   /** Events of the connection the facade reports (refusals, noise, oversize). */
   onConnectionEvent(serverId: string, event: ConnectionEvent): void;
   stdinGraceMs?: number | undefined;
+  /** How every server is contained, and the supervisor instance whose ledger file records them. */
+  containment?: ContainmentKind | undefined;
+  owner?: string | undefined;
 }
 
 type ProcessCommand = { type: 'STOP'; reason: string; immediate: boolean };
@@ -62,6 +66,8 @@ export function processActor(deps: RuntimeDeps) {
         startupMs: server.timeouts.startupMs,
         shutdownMs: server.timeouts.shutdownMs,
         ...(deps.stdinGraceMs !== undefined ? { stdinGraceMs: deps.stdinGraceMs } : {}),
+        containment: deps.containment,
+        owner: deps.owner,
         pool: deps.pool,
         onEvent: (event) => {
           if (ended) return;

@@ -1,5 +1,6 @@
 import { type ServerActorRef, type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
 import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
+import type { ExitInfo } from './server-process.js';
 import type { LastExit, ServerState, ServerStatus, SupervisorEvent } from './types.js';
 
 interface Row {
@@ -127,12 +128,15 @@ export class ServerWatch {
     const exit = snap.context.lastExit;
     if (exit && exit !== row.lastExitRef) {
       row.lastExitRef = exit;
+      // The machine carries the runtime's ExitInfo as it came; only the runtime knows it has a spawnError.
+      const { spawnError } = exit as Partial<Pick<ExitInfo, 'spawnError'>>;
       row.lastExit = {
         code: exit.code,
         signal: exit.signal,
         reason: exit.reason,
         stderrTail: exit.stderrTail,
         at,
+        ...(spawnError ? { spawnError } : {}),
       };
       this.emit({ type: 'exit', server: id, ...row.lastExit });
     }

@@ -1,3 +1,5 @@
+import type { ContainmentKind } from '../process/containment.js';
+import type { SpawnError } from '../process/preflight.js';
 import type { ExitInfo } from './server-process.js';
 
 /** Every state a server can be in, as `status()` reports it. */
@@ -19,6 +21,8 @@ export interface LastExit {
   reason: string;
   stderrTail: string;
   at: number;
+  /** Why it could not be started (reason `spawn_failed`): `ENOENT`, `EACCES`, `CWD_MISSING`, … with what was looked at. */
+  spawnError?: SpawnError;
 }
 
 /** One row of `status()`. */
@@ -32,6 +36,8 @@ export interface ServerStatus {
   lastExit?: LastExit;
   /** How many tools it exposes now. */
   tools: number;
+  /** What holds it and all it starts: its current (or last) process's, else what its next spawn will use. */
+  containment?: ContainmentKind;
 }
 
 /**
@@ -67,6 +73,17 @@ export interface ApprovalRequest {
   tools?: string[];
 }
 
+/** What a coded `notice` reports: a server's talk hit one of its `limits`. */
+export type NoticeCode =
+  | 'QUEUE_FULL'
+  | 'RATE_LIMITED'
+  | 'LISTING_CUT'
+  // What the next start found of a crashed host's ledger (see reapOrphans).
+  | 'REAPED'
+  | 'IGNORED_UNPARSABLE'
+  | 'IGNORED_UNSAFE_PGID'
+  | 'NOT_PROVABLY_OURS';
+
 /** Typed events of `subscribe()`. */
 export type SupervisorEvent =
   | { type: 'state'; server: string; from: ServerState | null; to: ServerState; at: number }
@@ -78,14 +95,23 @@ export type SupervisorEvent =
       reason: string;
       stderrTail: string;
       at: number;
+      spawnError?: SpawnError;
     }
   | { type: 'tools'; server: string; added: string[]; removed: string[]; changed: string[]; at: number }
   | { type: 'refused'; server: string; method: string; at: number }
   | { type: 'untrusted'; server: string; fingerprint: string; at: number }
-  | { type: 'notice'; server: string | null; message: string; at: number }
+  /** `code`, when present, says what happened as data (`QUEUE_FULL`, `RATE_LIMITED`, `LISTING_CUT`); `message` is for people. */
+  | { type: 'notice'; server: string | null; message: string; at: number; code?: NoticeCode }
   | { type: 'escalated'; reason: string; at: number };
 
 /** Converts a process exit into the `lastExit` of a status row. */
 export function toLastExit(exit: ExitInfo, at: number): LastExit {
-  return { code: exit.code, signal: exit.signal, reason: exit.reason, stderrTail: exit.stderrTail, at };
+  return {
+    code: exit.code,
+    signal: exit.signal,
+    reason: exit.reason,
+    stderrTail: exit.stderrTail,
+    at,
+    ...(exit.spawnError ? { spawnError: exit.spawnError } : {}),
+  };
 }

@@ -54,7 +54,7 @@ describe('a host killed with SIGKILL', () => {
     const { sup, events } = f.create(fleetConfig([fixtureServer('next')]), { stateDir });
     await sup.start();
     expect(await gone(servers.stubborn)).toBe(true);
-    expect(events.find((e) => e.type === 'notice')).toMatchObject({ server: 'stubborn' });
+    expect(events.find((e) => e.type === 'notice')).toMatchObject({ server: 'stubborn', code: 'REAPED' });
   });
 
   it('never kills a process whose pid was reused', async () => {
@@ -73,11 +73,11 @@ describe('a host killed with SIGKILL', () => {
       groups: [{ pgid: pid, serverId: 'old', startedAt: 0, procStart: wrongStart }],
     };
     writeFileSync(join(t.dir, 'ledger-999999.json'), JSON.stringify(ledger));
-    expect(reapOrphans(t.dir)).toEqual([]);
+    expect(reapOrphans(t.dir).map((f) => f.code)).toEqual(['NOT_PROVABLY_OURS']);
     expect(alive(pid)).toBe(true);
     const right = { ...ledger, groups: [{ ...ledger.groups[0], procStart: wrongStart + 1 }] };
     writeFileSync(join(t.dir, 'ledger-999999.json'), JSON.stringify(right));
-    expect(reapOrphans(t.dir)).toEqual(['old']);
+    expect(reapOrphans(t.dir).map((f) => [f.server, f.code])).toEqual([['old', 'REAPED']]);
     expect(await gone(pid)).toBe(true);
   });
 

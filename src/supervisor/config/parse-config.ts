@@ -123,6 +123,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
       separator: supervisor.separator,
       maxResultBytes: supervisor.maxResultBytes,
       limit: { maxRestarts: supervisor.limit.maxRestarts, windowMs: supervisor.limit.window },
+      containment: supervisor.containment,
     },
     servers,
   };

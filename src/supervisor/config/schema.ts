@@ -162,6 +162,7 @@ export const SupervisorSectionSchema = z
       .default('.'),
     maxResultBytes: size(MIN_RESULT_BYTES).default(65_536),
     limit: limit(20),
+    containment: enumOf(['auto', 'cgroup', 'pidns', 'pgroup']).default('auto'),
   })
   .prefault({});
 

@@ -4,6 +4,7 @@ import type {
   RestartPolicyName,
   RestartStrategyName,
 } from '../../machines/restart-policy.js';
+import type { ContainmentSetting } from '../../process/containment.js';
 import type { NormalizedMcpTool } from '../../registry/manifest.js';
 
 export type { BackoffConfig, LimitConfig, RestartPolicyName };
@@ -42,7 +43,14 @@ export interface ServerConfig {
 export interface SupervisorConfig {
   /** The file path, or the source name given for inline text. */
   source: string;
-  supervisor: { strategy: Strategy; separator: string; maxResultBytes: number; limit: LimitConfig };
+  supervisor: {
+    strategy: Strategy;
+    separator: string;
+    maxResultBytes: number;
+    limit: LimitConfig;
+    /** How servers are contained (`auto`: cgroup, else pid namespace, else process group); absent means `auto`. */
+    containment?: ContainmentSetting;
+  };
   /** In file order. */
   servers: ServerConfig[];
 }

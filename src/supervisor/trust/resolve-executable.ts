@@ -16,12 +16,21 @@ export async function resolveExecutable(
 ): Promise<string | null> {
   if (command === '') return null;
   if (command.includes('/')) return realFile(resolve(cwd, command), false);
-  for (const dir of pathEnv.split(delimiter)) {
-    const base = dir === '' ? cwd : isAbsolute(dir) ? dir : resolve(cwd, dir);
-    const found = await realFile(join(base, command), true);
+  for (const file of executableCandidates(command, cwd, pathEnv)) {
+    const found = await realFile(file, true);
     if (found !== null) return found;
   }
   return null;
+}
+
+/** The files execvp would try for `command`, in order: the path itself when it holds a `/`, else each PATH entry's. */
+export function executableCandidates(command: string, cwd: string, pathEnv: string): string[] {
+  if (command === '') return [];
+  if (command.includes('/')) return [resolve(cwd, command)];
+  return pathEnv.split(delimiter).map((dir) => {
+    const base = dir === '' ? cwd : isAbsolute(dir) ? dir : resolve(cwd, dir);
+    return join(base, command);
+  });
 }
 
 /** The real path of `file` when it is a regular file (and executable, if asked); else null. */

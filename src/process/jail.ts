@@ -1,0 +1,124 @@
+import {
+  childrenOf,
+  groupMembers,
+  type LedgerEntry,
+  procStat,
+  sameProcess,
+  signalPid,
+} from '../supervisor/process-ledger.js';
+import {
+  cgroupBase,
+  cgroupPids,
+  cgroupPopulated,
+  createCgroup,
+  killCgroup,
+  removeCgroup,
+  signalCgroup,
+} from './cgroup.js';
+import { type ContainmentKind, pidnsPrefix } from './containment.js';
+
+/** The shell that joins the cgroup: `$1` is the cgroup.procs file, the rest is the real argv, never re-parsed. */
+const TRAMPOLINE = 'echo $$ > "$1" || exit 125; shift; exec "$@"';
+
+let spawns = 0;
+
+/**
+ * What holds one spawned server and all it starts: the argv that puts it inside, and the signals that reach every
+ * process of it and nothing else. Every signal goes only to what is provably ours: members of our cgroup, or pids
+ * whose start time is no earlier than the leader's in the leader's group, or the namespace init we saw start.
+ */
+export class Jail {
+  private leader: { pid: number; procStart: number } | undefined;
+  private init: { pid: number; procStart: number } | undefined;
+
+  private constructor(
+    readonly kind: ContainmentKind,
+    /** The cgroup directory (`cgroup` only). */
+    readonly cgroup: string | undefined,
+  ) {}
+
+  /** Sets up containment for one spawn of `serverId`; throws when its cgroup cannot be created. */
+  static open(kind: ContainmentKind, owner: string, serverId: string): Jail {
+    if (kind !== 'cgroup') return new Jail(kind, undefined);
+    const base = cgroupBase();
+    if (base === null) throw new Error('no writable cgroup v2 hierarchy');
+    const leaf = `${serverId.toLowerCase().replace(/[^a-z0-9_-]/g, '_')}-${++spawns}`;
+    return new Jail(kind, createCgroup(base, owner, leaf));
+  }
+
+  /** The argv that runs `file args` inside this jail, with the same pid as the server will have (but pidns). */
+  wrap(file: string, args: readonly string[]): { file: string; args: string[] } {
+    if (this.kind === 'cgroup')
+      return {
+        file: '/bin/sh',
+        args: ['-c', TRAMPOLINE, 'mcp-supervisor', `${this.cgroup}/cgroup.procs`, file, ...args],
+      };
+    if (this.kind === 'pidns') {
+      const prefix = pidnsPrefix() ?? [];
+      return { file: prefix[0] ?? file, args: [...prefix.slice(1), '--', file, ...args] };
+    }
+    return { file, args: [...args] };
+  }
+
+  /** Called with the spawned leader's pid; returns what the ledger records of it. */
+  attach(pid: number): Partial<LedgerEntry> {
+    const procStart = procStat(pid)?.startTime;
+    if (procStart !== undefined) this.leader = { pid, procStart };
+    return {
+      containment: this.kind,
+      ...(this.cgroup !== undefined ? { cgroup: this.cgroup } : {}),
+    };
+  }
+
+  /** A pid namespace's init (the unshare's one child), once it exists; recorded so a later host can kill it. */
+  findInit(): { pid: number; procStart: number } | undefined {
+    if (this.kind !== 'pidns' || !this.leader) return undefined;
+    if (this.init) return this.init;
+    if (!sameProcess(this.leader.pid, this.leader.procStart)) return undefined;
+    const child = childrenOf(this.leader.pid)[0];
+    const procStart = child === undefined ? undefined : procStat(child)?.startTime;
+    if (child !== undefined && procStart !== undefined) this.init = { pid: child, procStart };
+    return this.init;
+  }
+
+  /** Whether anything of it is still running (zombies do not count). */
+  alive(): boolean {
+    if (this.cgroup !== undefined) return cgroupPopulated(this.cgroup);
+    if (!this.leader) return false;
+    if (this.init && sameProcess(this.init.pid, this.init.procStart)) return true;
+    return groupMembers(this.leader.pid, this.leader.procStart).length > 0;
+  }
+
+  /** SIGTERM to every member: a chance to exit cleanly before `kill()`. */
+  terminate(): void {
+    if (this.cgroup !== undefined) signalCgroup(this.cgroup, 'SIGTERM');
+    else this.signalGroup('SIGTERM');
+  }
+
+  /** SIGKILL to every member at once (cgroup.kill), or to the group and the namespace's init. */
+  kill(): void {
+    if (this.cgroup !== undefined) {
+      if (!killCgroup(this.cgroup)) signalCgroup(this.cgroup, 'SIGKILL');
+      return;
+    }
+    this.findInit();
+    if (this.init && sameProcess(this.init.pid, this.init.procStart)) signalPid(this.init.pid, 'SIGKILL');
+    this.signalGroup('SIGKILL');
+  }
+
+  /** The pids it holds now (for tests and diagnostics). */
+  pids(): number[] {
+    if (this.cgroup !== undefined) return cgroupPids(this.cgroup);
+    return this.leader ? groupMembers(this.leader.pid, this.leader.procStart) : [];
+  }
+
+  /** Removes the cgroup once it is empty; false while something is still inside. */
+  release(): boolean {
+    return this.cgroup === undefined || removeCgroup(this.cgroup);
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    if (!this.leader) return;
+    for (const pid of groupMembers(this.leader.pid, this.leader.procStart)) signalPid(pid, signal);
+  }
+}
