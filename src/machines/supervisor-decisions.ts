@@ -25,6 +25,11 @@ export interface ChildBook {
   intent: ChildIntent;
   /** Total restarts over the supervisor's life, for status(). */
   restarts: number;
+  /**
+   * Failed starts in a row since the server was last ready or started by hand. Unlike the window it never
+   * forgets, so a server whose every attempt outlasts the window still runs out of restarts.
+   */
+  failedStarts: number;
 }
 
 export interface Books {
@@ -68,6 +73,7 @@ export function newChildBook(
     readySince: null,
     intent: null,
     restarts: 0,
+    failedStarts: 0,
   };
 }
 
@@ -114,10 +120,14 @@ export function decideExit(
   if (!shouldRestart(child.policy, facts)) return done([{ kind: 'halt', id }]);
 
   const local = recordRestart(history, now, child.limit);
-  set(id, { history: local.history });
+  const failedStarts = facts.beforeReady ? child.failedStarts + 1 : 0;
+  set(id, { history: local.history, failedStarts });
   if (local.exceeded) {
     const why = `more than ${child.limit.maxRestarts} restarts within ${child.limit.windowMs} ms`;
     return done([{ kind: 'give-up', id, why }]);
+  }
+  if (failedStarts > child.limit.maxRestarts) {
+    return done([{ kind: 'give-up', id, why: `did not become ready in ${failedStarts} starts in a row` }]);
   }
   const global = recordRestart(books.global, now, books.limit);
   if (global.exceeded) {

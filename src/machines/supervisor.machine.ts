@@ -123,6 +123,7 @@ export const supervisorMachine = setup({
         if (!child) return;
         const books = withChild(leaveGroups(context.books, event.id), event.id, {
           history: clearHistory(),
+          failedStarts: 0,
           intent: null,
         });
         enqueue.assign({ books });
@@ -147,6 +148,7 @@ export const supervisorMachine = setup({
         const running = ref.getSnapshot().matches('running');
         const books = withChild(leaveGroups(context.books, event.id), event.id, {
           history: clearHistory(),
+          failedStarts: 0,
           intent: running ? 'manual-restart' : null,
         });
         enqueue.assign({ books });

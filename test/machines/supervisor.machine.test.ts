@@ -46,7 +46,9 @@ function harness(
     },
   );
   let handshakeFails = 0;
+  let handshakeHangs = false;
   const handshake = fromPromise<{ tools: unknown[] }, HandshakeInput>(async () => {
+    if (handshakeHangs) await new Promise(() => {});
     if (handshakeFails > 0) {
       handshakeFails--;
       throw Object.assign(new Error('no'), { code: 'HANDSHAKE_FAILED' });
@@ -78,6 +80,9 @@ function harness(
   const failHandshakes = (n: number) => {
     handshakeFails = n;
   };
+  const hangHandshakes = () => {
+    handshakeHangs = true;
+  };
   const ping = (ok: boolean) => {
     for (const p of pings) p(ok);
   };
@@ -86,7 +91,7 @@ function harness(
     await flush();
   };
   const h0 = { clock };
-  return { clock, spawns, live, stops, actor, state, flush, failHandshakes, ping, advance };
+  return { clock, spawns, live, stops, actor, state, flush, failHandshakes, hangHandshakes, ping, advance };
 }
 
 function server(id: string, over: Partial<SupervisedServer['restart']> = {}): SupervisedServer {
@@ -211,6 +216,32 @@ describe('supervisor machine with fake processes', () => {
     expect(await restartAfterCrash()).toBe(200);
     await h.advance(1000);
     expect(await restartAfterCrash()).toBe(100);
+  });
+
+  // Each attempt outlasts the window, so the window alone never holds more than two restarts: without a count of
+  // failed starts in a row, a server that never answers `initialize` would be retried forever.
+  it('a server that never becomes ready fails after maxRestarts + 1 starts, even when each outlasts the window', async () => {
+    const slow = {
+      backoff: { initialMs: 1000, multiplier: 2, maxMs: 30_000, jitter: 0, resetAfterMs: 60_000 },
+      limit: { maxRestarts: 5, windowMs: 20_000 },
+    };
+    const a = { ...server('a', slow), timeouts: { startupMs: 30_000, callMs: 1000, shutdownMs: 100 } };
+    const h = harness([a]);
+    h.hangHandshakes();
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    // A generous cap on simulated time: six attempts of 30 s and the backoffs between them take 211 s.
+    while (h.state('a') !== 'failed' && h.clock.now() < 900_000) await h.advance(500);
+    expect(h.state('a')).toBe('failed');
+    expect(h.spawns).toHaveLength(6);
+    expect(h.clock.now()).toBeLessThanOrEqual(6 * 30_000 + (1000 + 2000 + 4000 + 8000 + 16_000) + 500);
+    expect(h.actor.getSnapshot().context.failures.a).toBe('did not become ready in 6 starts in a row');
+    // A start by hand forgets the count: the server gets its full budget again.
+    h.actor.send({ type: 'START', id: 'a' });
+    await h.flush();
+    expect(h.state('a')).toBe('handshaking');
+    await h.advance(30_000);
+    expect(h.state('a')).toBe('backoff');
   });
 
   it('an exit before ready is a failed start that counts, even with code 0', async () => {
