@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { canonicalJson } from '../namespace/canonical-json.js';
+import { isNodeCommand, nodeCodeFiles } from './node-entry.js';
 import { regularFile, resolveExecutable, sha256File } from './resolve-executable.js';
 
 /** How many leading args are checked for script files (`node server.js`, `python -m x run.py`). */
@@ -72,7 +73,7 @@ export async function computeFingerprint(
     cwd,
     env,
     inheritEnv: [...new Set(server.inheritEnv ?? [])].sort(),
-    scripts: await scriptFacts(server.args, cwd),
+    scripts: await scriptFacts(server.command, executable, server.args, cwd),
   };
   return { fingerprint: fingerprintOfFacts(facts), facts };
 }
@@ -99,14 +100,32 @@ export function envValueHash(serverId: string, name: string, value: string): str
 const CODE_EXTENSION =
   /\.(?:[cm]?[jt]sx?|py|pyc|rb|pl|php|sh|bash|zsh|lua|jar|wasm|exs?|dart|swift|kts?|groovy|r)$/i;
 
-async function scriptFacts(args: readonly string[], cwd: string): Promise<ScriptFact[]> {
-  const out: ScriptFact[] = [];
+async function scriptFacts(
+  command: string,
+  executable: string | null,
+  args: readonly string[],
+  cwd: string,
+): Promise<ScriptFact[]> {
+  const found: Array<{ index: number; path: string }> = [];
   for (const [index, arg] of args.slice(0, SCRIPT_ARGS_CHECKED).entries()) {
     if (arg === '' || (index > 0 && !CODE_EXTENSION.test(arg))) continue;
     const file = await regularFile(resolve(cwd, arg));
+    if (file !== null) found.push({ index, path: file.path });
+  }
+  // Node's own reading of its command line: preloads, and an entry without an extension or given as a directory.
+  if (isNodeCommand(command, executable)) {
+    for (const f of await nodeCodeFiles(args, cwd)) {
+      if (!found.some((s) => s.index === f.index && s.path === f.file))
+        found.push({ index: f.index, path: f.file });
+    }
+  }
+  found.sort((a, b) => a.index - b.index);
+  const out: ScriptFact[] = [];
+  for (const { index, path } of found) {
+    const file = await regularFile(path);
     if (file === null) continue;
     const sha256 = file.size > SCRIPT_MAX_BYTES ? null : await sha256File(file.path);
-    out.push({ index, arg, path: file.path, sha256 });
+    out.push({ index, arg: args[index] ?? '', path: file.path, sha256 });
   }
   return out;
 }
