@@ -1,4 +1,5 @@
 import { parseDuration } from '../supervisor/config/units.js';
+import { toolOwner } from '../supervisor/namespace/tool-owner.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
@@ -13,8 +14,9 @@ export interface CallFlags extends FleetFlags {
 }
 
 /**
- * `call`: starts the fleet, makes one call, prints the flattened result on stdout and stops the fleet.
- * Exit 0, or 1 when the result is an `ERROR:`; logs on stderr are warnings only unless `--verbose`.
+ * `call`: starts the one server that owns the tool, makes one call, prints the flattened result on stdout and
+ * stops it. `--timeout` is one deadline for the whole command, the server's start included. Exit 0, or 1 when
+ * the result is an `ERROR:`; logs on stderr are warnings only unless `--verbose`.
  */
 export async function callCommand(
   configPath: string,
@@ -26,11 +28,22 @@ export async function callCommand(
   const timeoutMs = flags.timeout === undefined ? undefined : parseTimeout(flags.timeout);
   const config = await readConfigFile(configPath);
   checkServerIds(config, flags.trust, '--trust');
+  const owner = toolOwner(config, tool);
+  if (owner === undefined) {
+    const ids = config.servers.map((s) => s.id).join(', ');
+    process.stdout.write(`ERROR: unknown tool '${tool}': no server owns it\n`);
+    process.stderr.write(
+      `a tool is named <server>${config.supervisor.separator}<tool>; servers: ${ids || '(none)'}\n`,
+    );
+    return EXIT_FAILURE;
+  }
+  // The other servers are not started: their launch costs time, and may ask a person for nothing.
+  const fleet = { ...config, servers: config.servers.filter((s) => s.id === owner) };
   const reporter = lineReporter(flags.logFormat, flags.verbose ? 'info' : 'warn');
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   let interrupted = false;
   const abort = new AbortController();
-  const sup = openFleet(config, flags, reporter, {
+  const sup = openFleet(fleet, flags, reporter, {
     ask: interactive
       ? terminalAsk({ onInterrupt: () => process.kill(process.pid, 'SIGINT'), signal: abort.signal })
       : undefined,
@@ -41,7 +54,10 @@ export async function callCommand(
     void sup.stop();
   });
   try {
-    await sup.start();
+    const starting = sup.start();
+    // With a deadline the call itself waits for the server to become ready, within that same deadline; without
+    // one, the startup budget and the restart limit bound the start.
+    if (timeoutMs === undefined) await starting;
     const result = await sup.callTool(tool, args, {
       signal: abort.signal,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),

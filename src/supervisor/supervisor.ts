@@ -281,7 +281,7 @@ export class Supervisor {
     | {
         conn: McpConnection;
         tool: ExposedTool;
-        call: { timeoutMs: number; maxBytes: number; label: string; signal?: AbortSignal };
+        call: { timeoutMs: number; budgetMs: number; maxBytes: number; label: string; signal?: AbortSignal };
       }
   > {
     if (this.stopping) return 'ERROR: supervisor is stopped';
@@ -313,6 +313,7 @@ export class Supervisor {
     }
     const call = {
       timeoutMs: Math.max(1, deadline - Date.now()),
+      budgetMs: timeoutMs,
       maxBytes: server.maxResultBytes,
       label: name,
       ...(opts.signal ? { signal: opts.signal } : {}),

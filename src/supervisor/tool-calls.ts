@@ -19,6 +19,11 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** The name the caller used (the namespaced one), for error strings; default the server's own name. */
   label?: string | undefined;
+  /**
+   * The caller's whole timeout when `timeoutMs` is what is left of it (time spent waiting for the server to become
+   * ready was taken off), so a timeout names the figure the caller gave.
+   */
+  budgetMs?: number | undefined;
 }
 
 const MAX_PAGES = 1000;
@@ -67,7 +72,7 @@ export async function callToolText(
     )) as ToolResultValue;
     return value.text ?? 'ERROR: invalid tool result';
   } catch (err) {
-    return describeCallError(opts.label ?? name, err);
+    return describeCallError(opts.label ?? name, err, opts.budgetMs);
   }
 }
 
@@ -86,7 +91,7 @@ export async function callToolResult(
     )) as ToolResultValue;
     return (value.result as CallToolResult | undefined) ?? errorResult('ERROR: invalid tool result');
   } catch (err) {
-    return errorResult(describeCallError(opts.label ?? name, err));
+    return errorResult(describeCallError(opts.label ?? name, err, opts.budgetMs));
   }
 }
 
@@ -95,8 +100,9 @@ export function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-function describeCallError(name: string, err: unknown): string {
+function describeCallError(name: string, err: unknown, budgetMs: number | undefined): string {
   if (err instanceof SupervisorError && err.code === 'REQUEST_TIMEOUT') {
+    if (budgetMs !== undefined) return `ERROR: tool '${name}' timed out after ${budgetMs} ms`;
     return `ERROR: tool '${name}' ${err.message.replace(/^'tools\/call' /, '')}`;
   }
   return errorText(err);

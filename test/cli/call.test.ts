@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { allGone, cliProcesses, ensureBuilt, pidOf, writeFixtureConfig } from './helpers.js';
+import { allGone, cliProcesses, ensureBuilt, fixturePids, pidOf, writeFixtureConfig } from './helpers.js';
 
 const cli = cliProcesses();
 beforeAll(ensureBuilt, 120_000);
@@ -37,10 +39,47 @@ describe('mcp-supervisor call', () => {
   it('honours --timeout', async () => {
     const dir = cli.tempDir();
     const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
-    const r = await cli.runCli(['call', config, 'fx.hang', '--timeout', '300ms', '--trust-all']);
+    const r = await cli.runCli(['call', config, 'fx.hang', '--timeout', '2s', '--trust-all']);
     expect(r.code).toBe(1);
-    // The config's call timeout is 5 s: the message names the one given on the command line.
-    expect(r.stdout).toBe("ERROR: tool 'fx.hang' timed out after 300 ms\n");
+    // The config's call timeout is 5 s: the message names the one given on the command line, whole, though the
+    // server's start took part of it.
+    expect(r.stdout).toBe("ERROR: tool 'fx.hang' timed out after 2000 ms\n");
+  });
+
+  it('--timeout is one deadline for the whole command: a server that never answers initialize ends it in time', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx', flags: ['--hang-initialize'] }]);
+    const t0 = Date.now();
+    const r = await cli.runCli(['call', config, 'fx.echo', '--timeout', '1s', '--trust-all']);
+    // The startup budget is 5 s: only the deadline can have ended it this early.
+    expect(Date.now() - t0).toBeLessThan(4500);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ERROR: server 'fx' did not become ready within 1000 ms\n$/);
+    expect(await allGone(fixturePids(dir))).toBe(true);
+  });
+
+  it('starts only the server that owns the tool', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }, { id: 'other' }, { id: 'fx_more' }]);
+    const r = await cli.runCli(['call', config, 'fx_more.echo', '{"text":"mine"}', '--trust-all']);
+    expect(r).toMatchObject({ code: 0, stdout: 'mine\n' });
+    // The command has exited: a server it did not start by now it never will.
+    expect(existsSync(join(dir, 'fx_more.pid.json'))).toBe(true);
+    expect(existsSync(join(dir, 'fx.pid.json'))).toBe(false);
+    expect(existsSync(join(dir, 'other.pid.json'))).toBe(false);
+    expect(await allGone(fixturePids(dir))).toBe(true);
+  });
+
+  it('a name no server can own is an error at once, with nothing started', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }, { id: 'other' }]);
+    const r = await cli.runCli(['call', config, 'nobody.echo', '--trust-all']);
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: "ERROR: unknown tool 'nobody.echo': no server owns it\n",
+      stderr: 'a tool is named <server>.<tool>; servers: fx, other\n',
+    });
+    expect(fixturePids(dir)).toEqual([]);
   });
 
   it('rejects bad JSON args in one line with exit 2, before starting anything', async () => {
