@@ -1,5 +1,6 @@
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { TrustStoreError } from './trust-error.js';
 
 export interface FileLockOptions {
@@ -10,9 +11,12 @@ export interface FileLockOptions {
 }
 
 /**
- * Runs `op` while holding `<path>.lock`, an exclusive-create file naming the holder's pid, so that processes
- * sharing one store apply their read-change-write one at a time. A lock left by a process that died is taken
- * over; one held by a live process longer than the timeout is a `locked` error naming the holder, never a hang.
+ * Runs `op` while holding `<path>.lock`, so that processes sharing one store apply their read-change-write one
+ * at a time. The lock is a directory holding one file named `<pid>.<nonce>` after its holder. It appears whole,
+ * by renaming a private directory into place (a rename succeeds only while no holder is there), and a lock left
+ * by a process that died is taken over by unlinking its holder's file: that name is unique, so of several
+ * processes that find the same dead holder only one unlinks it, and none can remove a lock taken since.
+ * One held by a live process longer than the timeout is a `locked` error naming the holder, never a hang.
  */
 export async function withFileLock<T>(
   path: string,
@@ -24,20 +28,20 @@ export async function withFileLock<T>(
   let wait = opts.retryMs ?? 5;
   const end = Date.now() + timeoutMs;
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const entry = `${process.pid}.${randomBytes(8).toString('hex')}`;
   for (;;) {
-    const got = await tryCreate(lock);
-    if (got) break;
+    if (await tryAcquire(lock, entry)) break;
     const holder = await holderOf(lock);
-    if (holder === undefined ? await olderThan(lock, 2000) : !alive(holder)) {
-      // Its holder is gone (crashed between create and remove); nobody else can free it.
-      await rm(lock, { force: true });
+    if (holder.kind === 'free') continue;
+    if (holder.kind === 'dead') {
+      await removeDead(lock, holder);
       continue;
     }
     if (Date.now() >= end) {
       throw new TrustStoreError(
         'locked',
         path,
-        `trust store ${path} is locked by process ${holder ?? '(unknown)'} (${lock}); remove the lock file if that process is gone`,
+        `trust store ${path} is locked by process ${holder.pid ?? '(unknown)'} (${lock}); remove the lock if that process is gone`,
       );
     }
     await new Promise((r) => setTimeout(r, wait));
@@ -46,37 +50,86 @@ export async function withFileLock<T>(
   try {
     return await op();
   } finally {
-    await rm(lock, { force: true });
+    await unlink(join(lock, entry)).catch(() => {});
+    // Fails when another process already renamed its lock in over the emptied one: that lock is theirs.
+    await rmdir(lock).catch(() => {});
   }
 }
 
-async function tryCreate(lock: string): Promise<boolean> {
-  let created = false;
+async function tryAcquire(lock: string, entry: string): Promise<boolean> {
+  const tmp = join(dirname(lock), `.${basename(lock)}.${entry}.tmp`);
   try {
-    const fh = await open(lock, 'wx', 0o600);
-    created = true;
-    try {
-      await fh.writeFile(`${process.pid}\n`, 'utf8');
-    } finally {
-      await fh.close();
-    }
+    await mkdir(tmp, { mode: 0o700 });
+    await (await open(join(tmp, entry), 'wx', 0o600)).close();
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    throw new TrustStoreError('io_error', lock, `cannot create lock ${lock}: ${(err as Error).message}`);
+  }
+  try {
+    await rename(tmp, lock);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    // A lock this process created but could not fill (a full disk) is its own to remove.
-    if (created) await rm(lock, { force: true });
+    await rm(tmp, { recursive: true, force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') return false;
     throw new TrustStoreError('io_error', lock, `cannot create lock ${lock}: ${(err as Error).message}`);
   }
 }
 
-// undefined while the holder has created the file but not yet written its pid (or died in between).
-async function holderOf(lock: string): Promise<number | undefined> {
+type Holder =
+  | { kind: 'free' }
+  | { kind: 'live'; pid: number | undefined }
+  | { kind: 'dead'; entries: string[]; legacy: boolean };
+
+// Who holds the lock now. A directory with no holder file is free (being released); a plain file is a lock
+// written by an earlier version of this code: `<pid>\n`, or empty while its writer had not filled it yet.
+async function holderOf(lock: string): Promise<Holder> {
+  let names: string[];
   try {
-    const pid = Number.parseInt(await readFile(lock, 'utf8'), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
+    names = await readdir(lock);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'free' };
+    if (code !== 'ENOTDIR') throw new TrustStoreError('io_error', lock, `cannot read lock ${lock}: ${code}`);
+    return legacyHolder(lock);
   }
+  const holders = names.flatMap((name) => {
+    const m = /^(\d+)\.[0-9a-f]+$/.exec(name);
+    return m ? [{ name, pid: Number(m[1]) }] : [];
+  });
+  if (holders.length === 0) {
+    // Emptied by a release (or a takeover) that has not removed it yet: a rename in works all the same.
+    await rmdir(lock).catch(() => {});
+    return { kind: 'free' };
+  }
+  const dead = holders.filter((h) => !alive(h.pid)).map((h) => h.name);
+  if (dead.length === holders.length) return { kind: 'dead', entries: dead, legacy: false };
+  return { kind: 'live', pid: holders.find((h) => alive(h.pid))?.pid };
+}
+
+async function legacyHolder(lock: string): Promise<Holder> {
+  let pid: number | undefined;
+  try {
+    const n = Number.parseInt(await readFile(lock, 'utf8'), 10);
+    pid = Number.isInteger(n) && n > 0 ? n : undefined;
+  } catch {
+    return { kind: 'free' };
+  }
+  if (pid !== undefined)
+    return alive(pid) ? { kind: 'live', pid } : { kind: 'dead', entries: [], legacy: true };
+  return (await olderThan(lock, 2000))
+    ? { kind: 'dead', entries: [], legacy: true }
+    : { kind: 'live', pid: undefined };
+}
+
+async function removeDead(lock: string, holder: { entries: string[]; legacy: boolean }): Promise<void> {
+  if (holder.legacy) {
+    await rm(lock, { force: true });
+    return;
+  }
+  // ENOENT: another process took this one over first; its own lock, if any, has another name.
+  for (const name of holder.entries) await unlink(join(lock, name)).catch(() => {});
+  await rmdir(lock).catch(() => {});
 }
 
 function alive(pid: number): boolean {

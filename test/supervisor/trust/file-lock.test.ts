@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +22,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function writer(prefix: string, count: number): Promise<number | null> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, store, prefix, String(count)], {
+function writer(prefix: string, count: number, ...more: string[]): Promise<number | null> {
+  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, store, prefix, String(count), ...more], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   writers.push(child);
@@ -35,6 +35,26 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
   await new Promise((r) => child.once('exit', r));
   return child.pid!;
+}
+
+/** A lock as a holder with this pid leaves it. */
+function staleLock(pid: number): void {
+  mkdirSync(`${store}.lock`);
+  writeFileSync(join(`${store}.lock`, `${pid}.00ff00ff00ff00ff`), '');
+}
+
+function facts(id: string) {
+  return {
+    id,
+    command: 'srv',
+    executable: null,
+    executableSha256: null,
+    args: [],
+    cwd: '/',
+    env: {},
+    inheritEnv: [],
+    scripts: [],
+  };
 }
 
 describe('the trust store lock', () => {
@@ -57,10 +77,18 @@ describe('the trust store lock', () => {
     };
     await Promise.all(Array.from({ length: 5 }, () => withFileLock(store, op)));
     expect(most).toBe(1);
-    expect(() => readFileSync(`${store}.lock`)).toThrow(/ENOENT/);
+    expect(existsSync(`${store}.lock`)).toBe(false);
   });
 
-  it('takes over a lock whose holder died, and one left empty by a holder that died before writing', async () => {
+  it('takes over a lock whose holder died, and an emptied one', async () => {
+    staleLock(await deadPid());
+    expect(await withFileLock(store, async () => 'ran')).toBe('ran');
+    mkdirSync(`${store}.lock`);
+    expect(await withFileLock(store, async () => 'ran again')).toBe('ran again');
+    expect(existsSync(`${store}.lock`)).toBe(false);
+  });
+
+  it('takes over a lock file of the earlier format whose holder died or never wrote its pid', async () => {
     writeFileSync(`${store}.lock`, `${await deadPid()}\n`);
     expect(await withFileLock(store, async () => 'ran')).toBe('ran');
     writeFileSync(`${store}.lock`, '');
@@ -69,8 +97,29 @@ describe('the trust store lock', () => {
     expect(await withFileLock(store, async () => 'ran again')).toBe('ran again');
   });
 
+  it('loses no approval and no revoke when 12 writers meet a stale lock at once', async () => {
+    const seeded = await TrustStore.open(store);
+    for (let w = 0; w < 12; w++)
+      for (let i = 0; i < 8; i++) await seeded.approve(`old${w}_${i}`, 'e'.repeat(64), facts(`old${w}_${i}`));
+    staleLock(await deadPid());
+    const go = join(dir, 'go');
+    const running = Array.from({ length: 12 }, (_, w) => writer(`new${w}_`, 8, `old${w}_`, go));
+    // Every writer is up and polling for the go file before it appears.
+    const end = Date.now() + 40_000;
+    while (readdirSync(dir).filter((f) => f.startsWith('go.ready.')).length < 12 && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(go, '');
+    expect(await Promise.all(running)).toEqual(Array(12).fill(0));
+    const ids = (await TrustStore.open(store)).list().map((r) => r.id);
+    const expected = Array.from({ length: 12 }, (_, w) =>
+      Array.from({ length: 8 }, (_, i) => `new${w}_${i}`),
+    );
+    expect(ids.sort()).toEqual(expected.flat().sort());
+    expect(existsSync(`${store}.lock`)).toBe(false);
+  }, 60_000);
+
   it('gives up with a locked error naming the live holder, instead of hanging', async () => {
-    writeFileSync(`${store}.lock`, `${process.pid}\n`);
+    staleLock(process.pid);
     const err = await withFileLock(store, async () => 'never', { timeoutMs: 50 }).catch((e) => e);
     expect(err).toBeInstanceOf(TrustStoreError);
     expect((err as TrustStoreError).code).toBe('locked');
