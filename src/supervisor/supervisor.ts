@@ -91,6 +91,7 @@ export class Supervisor {
   /** Names this instance's ledger file and cgroups, so instances sharing a state directory never touch each other's. */
   private readonly owner = randomBytes(4).toString('hex');
   private readonly now: () => number;
+  private readonly trust: TrustGate;
 
   constructor(
     readonly config: SupervisorConfig,
@@ -109,6 +110,7 @@ export class Supervisor {
       held: (server, changed) =>
         this.emit({ type: 'tools', server, added: [], removed: [], changed, at: now() }),
     });
+    this.trust = trust;
     const deps = {
       pool: this.pool,
       hostEnv,
@@ -182,6 +184,7 @@ export class Supervisor {
   }
 
   private async runStop(): Promise<void> {
+    this.trust.close();
     if (this.started) {
       for (const server of [...this.config.servers].reverse()) {
         this.actor.send({ type: 'STOP', id: server.id });

@@ -1,6 +1,7 @@
 import { buildChildEnv } from './child-env.js';
 import type { ServerConfig } from './config/types.js';
 import type { GateVerdict } from './runtime-actors.js';
+import { type ApprovalPlace, ApprovalQueue } from './trust/approval-queue.js';
 import { buildApprovalRequest } from './trust/approval-request.js';
 import { computeFingerprint } from './trust/fingerprint.js';
 import { checkPins, type PinnableTool, pinsFor } from './trust/tool-pins.js';
@@ -24,11 +25,14 @@ export interface TrustGateOptions {
  */
 export class TrustGate {
   private store: Promise<TrustStore> | undefined;
+  /** `approve` is asked one question at a time, launches in the order their checks began (config order). */
+  private readonly queue = new ApprovalQueue();
 
   constructor(private readonly opts: TrustGateOptions) {}
 
   /** Decides whether this launch may run; asked before every spawn (a changed binary asks again). */
   async check(server: ServerConfig): Promise<GateVerdict> {
+    const place = this.queue.place();
     let fingerprint = '';
     try {
       const childPath = buildChildEnv(this.opts.hostEnv, server.inheritEnv, server.env).PATH;
@@ -45,17 +49,20 @@ export class TrustGate {
         undefined,
         server.env,
       );
-      if (!(await this.ask(request))) return { ok: false, fingerprint };
+      if (!(await this.ask(place, request))) return { ok: false, fingerprint };
       await store.approve(server.id, fingerprint, fp.facts);
       return { ok: true };
     } catch (err) {
       this.opts.notice(server.id, `trust check failed: ${(err as Error).message}`);
       return { ok: false, fingerprint };
+    } finally {
+      place.pass();
     }
   }
 
   /** The tools a server may expose now: pinned at first sight, changed or added ones held until approved. */
   async filterTools<T extends PinnableTool>(server: ServerConfig, tools: readonly T[]): Promise<T[]> {
+    const place = this.queue.place();
     try {
       const store = await this.open();
       const record = store.get(server.id);
@@ -76,7 +83,7 @@ export class TrustGate {
         names,
         server.env,
       );
-      if (await this.ask(request)) {
+      if (await this.ask(place, request)) {
         await store.pinTools(server.id, { ...store.toolPins(server.id), ...pinsFor(check.held) });
         return [...tools];
       }
@@ -86,16 +93,20 @@ export class TrustGate {
     } catch (err) {
       this.opts.notice(server.id, `tool pinning failed: ${(err as Error).message}; exposing no tools`);
       return [];
+    } finally {
+      place.pass();
     }
   }
 
-  private async ask(request: ApprovalRequest): Promise<boolean> {
-    if (!this.opts.approve) return false;
-    try {
-      return (await this.opts.approve(request)) === true;
-    } catch {
-      return false;
-    }
+  /** Questions not yet asked are answered no: after a stop nobody is asked about a server that will not run. */
+  close(): void {
+    this.queue.close();
+  }
+
+  private ask(place: ApprovalPlace, request: ApprovalRequest): Promise<boolean> {
+    const approve = this.opts.approve;
+    if (!approve) return Promise.resolve(false);
+    return place.ask(() => approve(request));
   }
 
   private open(): Promise<TrustStore> {

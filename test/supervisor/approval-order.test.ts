@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import type { ApprovalRequest } from '../../src/supervisor/types.js';
+import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+
+const f = fleets();
+afterEach(async () => {
+  await f.reap();
+  expect(liveGroups()).toEqual([]);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An approve callback that, like a person at a terminal, takes a while, and records order and overlaps. */
+function recordingApprove(msFor: (r: ApprovalRequest) => number) {
+  const asked: string[] = [];
+  let open = 0;
+  let overlaps = 0;
+  const approve = async (r: ApprovalRequest) => {
+    open++;
+    if (open > 1) overlaps++;
+    asked.push(`${r.kind}:${r.server}`);
+    await sleep(msFor(r));
+    open--;
+    return true;
+  };
+  return { approve, asked, overlaps: () => overlaps };
+}
+
+describe('approve is asked one server at a time', () => {
+  it('launch questions of servers started together come one at a time, in config order', async () => {
+    // The first server's question takes longest: were they asked together, the others would finish first.
+    const rec = recordingApprove((r) => (r.server === 'a' ? 150 : 20));
+    const { sup } = f.create(fleetConfig([fixtureServer('a'), fixtureServer('b'), fixtureServer('c')]), {
+      approve: rec.approve,
+    });
+    await sup.start();
+    expect(rec.asked).toEqual(['server:a', 'server:b', 'server:c']);
+    expect(rec.overlaps()).toBe(0);
+    expect(sup.status().map((s) => s.state)).toEqual(['ready', 'ready', 'ready']);
+  });
+
+  it('tool-change questions join the same line: never two at once', async () => {
+    // Each server adds a tool 50 ms after its handshake, so the three tool questions arrive close together.
+    const servers = ['a', 'b', 'c'].map((id) => fixtureServer(id, ['--list-changed-after', '50']));
+    const rec = recordingApprove((r) => (r.kind === 'tools' ? 150 : 5));
+    const { sup } = f.create(fleetConfig(servers), { approve: rec.approve });
+    await sup.start();
+    await eventually(
+      () => rec.asked.filter((q) => q.startsWith('tools:')).length === 3,
+      8000,
+      'three tool questions',
+    );
+    await eventually(
+      () => sup.listTools().filter((t) => t.tool.startsWith('added_')).length === 3,
+      8000,
+      'added tools',
+    );
+    expect(rec.asked.slice(0, 3)).toEqual(['server:a', 'server:b', 'server:c']);
+    expect(rec.asked.slice(3).sort()).toEqual(['tools:a', 'tools:b', 'tools:c']);
+    expect(rec.overlaps()).toBe(0);
+  });
+});
