@@ -78,6 +78,10 @@ export interface PingerInput {
   server: MachineServerConfig;
   handle: unknown;
 }
+export interface VetToolsInput {
+  server: MachineServerConfig;
+  tools: unknown[];
+}
 
 const processId = (generation: number) => `process-${generation}`;
 
@@ -114,6 +118,8 @@ export const serverMachine = setup({
     ),
     handshake: fromPromise<{ tools: unknown[] }, HandshakeInput>(async () => ({ tools: [] })),
     pinger: fromCallback<{ type: 'noop' }, PingerInput>(() => () => {}),
+    // Which of the listed tools may be exposed (the trust gate may ask a person): no startup budget runs here.
+    vetTools: fromPromise<{ tools: unknown[] }, VetToolsInput>(async ({ input }) => ({ tools: input.tools })),
   },
   delays: {
     startupTimeout: ({ context }) => context.server.timeouts.startupMs,
@@ -213,26 +219,46 @@ export const serverMachine = setup({
               },
             },
             handshaking: {
-              // The startup budget runs from the spawn: a person slow to approve the launch is no failed start.
-              after: {
-                startupTimeout: {
-                  target: '#server.running.stopping',
-                  actions: assign({ stopKind: 'failure' as const, stopReason: 'startup_timeout' }),
+              initial: 'talking',
+              states: {
+                talking: {
+                  // The startup budget runs from the spawn to the tool list: a person slow to approve the launch
+                  // (before the spawn) or changed tools (in `vetting`) is no failed start.
+                  after: {
+                    startupTimeout: {
+                      target: '#server.running.stopping',
+                      actions: assign({ stopKind: 'failure' as const, stopReason: 'startup_timeout' }),
+                    },
+                  },
+                  invoke: {
+                    src: 'handshake',
+                    input: ({ context }) => ({ server: context.server, handle: context.handle }),
+                    onDone: {
+                      target: 'vetting',
+                      actions: assign({ tools: ({ event }) => event.output.tools }),
+                    },
+                    onError: {
+                      target: '#server.running.stopping',
+                      actions: assign({
+                        stopKind: 'failure' as const,
+                        stopReason: ({ event }) => handshakeReason(event.error),
+                      }),
+                    },
+                  },
                 },
-              },
-              invoke: {
-                src: 'handshake',
-                input: ({ context }) => ({ server: context.server, handle: context.handle }),
-                onDone: {
-                  target: '#server.running.ready',
-                  actions: assign({ tools: ({ event }) => event.output.tools }),
-                },
-                onError: {
-                  target: '#server.running.stopping',
-                  actions: assign({
-                    stopKind: 'failure' as const,
-                    stopReason: ({ event }) => handshakeReason(event.error),
-                  }),
+                vetting: {
+                  invoke: {
+                    src: 'vetTools',
+                    input: ({ context }) => ({ server: context.server, tools: context.tools }),
+                    onDone: {
+                      target: '#server.running.ready',
+                      actions: assign({ tools: ({ event }) => event.output.tools }),
+                    },
+                    onError: {
+                      target: '#server.running.stopping',
+                      actions: assign({ stopKind: 'failure' as const, stopReason: 'vetting_failed' }),
+                    },
+                  },
                 },
               },
             },
@@ -286,12 +312,16 @@ export type ServerMachine = typeof serverMachine;
 export type ServerActorRef = ActorRefFrom<ServerMachine>;
 export type ServerSnapshot = SnapshotFrom<ServerMachine>;
 
+/** States whose inner steps hosts do not see: `handshaking` is one public state, talking or vetting. */
+const OPAQUE = new Set(['handshaking']);
+
 /** The public state name of a server snapshot; `exited` is the instant between an exit and the parent's decision. */
 export function serverStateOf(snapshot: ServerSnapshot): string {
   let value: unknown = snapshot.value;
   while (typeof value === 'object' && value !== null) {
     const [key, inner] = Object.entries(value as Record<string, unknown>)[0] ?? [];
     if (key === undefined) break;
+    if (OPAQUE.has(key)) return key;
     if (typeof inner === 'string') return inner;
     value = inner;
   }

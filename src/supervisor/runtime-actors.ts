@@ -1,5 +1,10 @@
 import { fromCallback, fromPromise } from 'xstate';
-import type { HandshakeInput, PingerInput, ProcessActorInput } from '../machines/server.machine.js';
+import type {
+  HandshakeInput,
+  PingerInput,
+  ProcessActorInput,
+  VetToolsInput,
+} from '../machines/server.machine.js';
 import type { ContainmentKind } from '../process/containment.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import { buildChildEnv } from './child-env.js';
@@ -112,12 +117,19 @@ export function handshakeActor(deps: Pick<RuntimeDeps, 'filterTools'>) {
     const init = await conn.initialize();
     if (!init.capabilities.tools) return { tools: [] };
     try {
-      return { tools: await deps.filterTools(server, await listAllTools(conn, server.timeouts.startupMs)) };
+      return { tools: await listAllTools(conn, server.timeouts.startupMs) };
     } catch (err) {
       if (err instanceof RemoteError && err.code === METHOD_NOT_FOUND) return { tools: [] };
       throw err;
     }
   });
+}
+
+/** The vetting actor: the listed tools the trust gate lets through; it may ask a person, so no budget runs here. */
+export function vetToolsActor(deps: Pick<RuntimeDeps, 'filterTools'>) {
+  return fromPromise<{ tools: unknown[] }, VetToolsInput>(async ({ input }) => ({
+    tools: await deps.filterTools(input.server as ServerConfig, input.tools as ListedTool[]),
+  }));
 }
 
 /** The health actor: an MCP ping every `health.interval`, one at a time, reporting each outcome. */

@@ -10,7 +10,13 @@ import type { ServerConfig, SupervisorConfig } from './config/types.js';
 import type { McpConnection } from './connection.js';
 import { errorText } from './errors.js';
 import { FleetTools } from './fleet-tools.js';
-import { type GateVerdict, handshakeActor, pingerActor, processActor } from './runtime-actors.js';
+import {
+  type GateVerdict,
+  handshakeActor,
+  pingerActor,
+  processActor,
+  vetToolsActor,
+} from './runtime-actors.js';
 import { ServerWatch } from './server-watch.js';
 import { persistLedger, reapOrphans } from './state-dir.js';
 import {
@@ -138,7 +144,12 @@ export class Supervisor {
     const machine = supervisorMachine.provide({
       actors: {
         server: serverMachine.provide({
-          actors: { process: processActor(deps), handshake: handshakeActor(deps), pinger: pingerActor() },
+          actors: {
+            process: processActor(deps),
+            handshake: handshakeActor(deps),
+            vetTools: vetToolsActor(deps),
+            pinger: pingerActor(),
+          },
         }),
       },
     });
