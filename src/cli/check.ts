@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { type ContainmentKind, chooseContainment } from '../process/containment.js';
+import { type LocatedProblem, parseLocatedYaml } from '../registry/located-yaml.js';
 import { ConfigError } from '../supervisor/config/config-error.js';
 import { launchProblems } from '../supervisor/config/launch-check.js';
 import type { ServerConfig, SupervisorConfig } from '../supervisor/config/types.js';
@@ -16,25 +18,39 @@ export async function checkCommand(
   write: (s: string) => void = (s) => void process.stdout.write(s),
 ): Promise<number> {
   const config = await readConfigFile(configPath);
-  const problems = await launchProblems(config, await readFile(configPath, 'utf8'));
+  const text = await readFile(configPath, 'utf8');
+  const problems = await launchProblems(config, text);
+  const containment = containmentHere(config, text);
+  if (typeof containment !== 'string') problems.push(containment);
   if (problems.length > 0) throw new ConfigError(problems);
-  write(`${summarize(config).join('\n')}\n`);
+  write(`${summarize(config, containment as ContainmentKind).join('\n')}\n`);
   return 0;
 }
 
-/** The summary lines: the supervisor section, then one block per server. */
-export function summarize(config: SupervisorConfig): string[] {
+/** The mechanism servers would run under on this machine, or the located problem of a forced one it lacks. */
+function containmentHere(config: SupervisorConfig, text: string): ContainmentKind | LocatedProblem {
+  const setting = config.supervisor.containment ?? 'auto';
+  try {
+    return chooseContainment(setting);
+  } catch (err) {
+    const at = parseLocatedYaml(text, config.source).locate(['supervisor', 'containment']);
+    return { source: config.source, ...at, path: 'supervisor.containment', message: (err as Error).message };
+  }
+}
+
+/** The summary lines: the supervisor section, then one block per server (with its containment, when known). */
+export function summarize(config: SupervisorConfig, containment?: ContainmentKind): string[] {
   const { strategy, separator, limit } = config.supervisor;
   const lines = [
     `${config.source}: ok, ${config.servers.length} server(s), strategy ${strategy}, separator "${separator}", ` +
       `limit ${limit.maxRestarts} restarts in ${formatDuration(limit.windowMs)}`,
   ];
   const width = Math.max(0, ...config.servers.map((s) => s.id.length));
-  for (const s of config.servers) lines.push(...serverLines(s, width));
+  for (const s of config.servers) lines.push(...serverLines(s, width, containment));
   return lines;
 }
 
-function serverLines(s: ServerConfig, width: number): string[] {
+function serverLines(s: ServerConfig, width: number, containment: ContainmentKind | undefined): string[] {
   const pad = ' '.repeat(width + 4);
   const { policy, backoff, limit } = s.restart;
   const cwd = relative(process.cwd(), s.cwd) || '.';
@@ -47,6 +63,6 @@ function serverLines(s: ServerConfig, width: number): string[] {
     s.health.intervalMs > 0 ? `ping every ${formatDuration(s.health.intervalMs)}` : 'no health pings';
   return [
     `  ${s.id.padEnd(width)}  ${displayCommand(s.command, s.args)}${s.disabled ? '  (disabled)' : ''}`,
-    `${pad}cwd ${cwd}; ${restart}; ${health}`,
+    `${pad}cwd ${cwd}; ${restart}; ${health}${containment ? `; contained by ${containment}` : ''}`,
   ];
 }

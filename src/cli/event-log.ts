@@ -1,3 +1,4 @@
+import { describeSpawnError } from '../process/preflight.js';
 import type { SupervisorLogger } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import { formatLogLine, type LogFormat, type LogValue } from './logfmt.js';
@@ -49,6 +50,8 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
           code: e.code,
           signal: e.signal,
           reason: e.reason,
+          error: e.spawnError?.code,
+          why: e.spawnError ? describeSpawnError(e.spawnError) : undefined,
           // A requested stop is routine: its stderr tail is noise.
           stderr: e.reason === 'stopped' ? undefined : lastLines(e.stderrTail) || undefined,
         },

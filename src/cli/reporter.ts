@@ -1,3 +1,4 @@
+import { describeSpawnError } from '../process/preflight.js';
 import type { SupervisorLogger } from '../supervisor/supervisor.js';
 import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
 import { EventLog, eventRecord, type LogLevel } from './event-log.js';
@@ -69,6 +70,7 @@ export function describeEvent(e: SupervisorEvent): string | undefined {
     case 'state':
       return undefined;
     case 'exit': {
+      if (e.spawnError) return `${e.server} could not be started: ${describeSpawnError(e.spawnError)}`;
       const how = e.signal ?? `code ${e.code ?? '?'}`;
       const tail = e.stderrTail.trim().split('\n').pop()?.trim();
       return `${e.server} exited (${how}, ${e.reason})${tail && e.reason !== 'stopped' ? `: ${tail}` : ''}`;

@@ -1,7 +1,8 @@
+import { describeSpawnError } from '../process/preflight.js';
 import type { ServerStatus } from '../supervisor/types.js';
 import { formatDuration } from './durations.js';
 
-const COLUMNS = ['ID', 'STATE', 'PID', 'RESTARTS', 'UPTIME', 'TOOLS', 'LAST EXIT'] as const;
+const COLUMNS = ['ID', 'STATE', 'PID', 'RESTARTS', 'UPTIME', 'TOOLS', 'CONTAINED', 'LAST EXIT'] as const;
 
 const STATE_COLOUR: Record<string, string> = {
   ready: '32',
@@ -30,6 +31,7 @@ export function renderStatusTable(rows: readonly ServerStatus[], now: number, st
     String(r.restarts),
     r.state === 'ready' ? formatDuration(now - r.since) : '-',
     String(r.tools),
+    r.containment ?? '-',
     describeExit(r, now),
   ]);
   const widths = COLUMNS.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
@@ -44,10 +46,12 @@ export function renderStatusTable(rows: readonly ServerStatus[], now: number, st
   return lines;
 }
 
-/** `code 1 exited, 12s ago` / `SIGKILL wedged, 3m05s ago` / `-`. */
+/** `code 1 exited, 12s ago` / `SIGKILL wedged, 3m05s ago` / `spawn failed: command "x" not found …` / `-`. */
 export function describeExit(row: ServerStatus, now: number): string {
   const e = row.lastExit;
   if (!e) return '-';
+  if (e.spawnError)
+    return `spawn failed: ${describeSpawnError(e.spawnError)}, ${formatDuration(now - e.at)} ago`;
   const how = e.signal ?? `code ${e.code ?? '?'}`;
   return `${how} ${e.reason}, ${formatDuration(now - e.at)} ago`;
 }

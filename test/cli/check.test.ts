@@ -52,6 +52,25 @@ describe('mcp-supervisor check', () => {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${id} +node ${id}\\.mjs`, 'm'));
   });
 
+  it('says what each server would be contained by: the strongest here, or the one the config forces', async () => {
+    const auto = await cli.runCli(['check', 'examples/demo.yaml']);
+    expect(auto.stdout.match(/; contained by (cgroup|pidns|pgroup)$/gm)).toHaveLength(3);
+    const dir = cli.tempDir();
+    const path = join(dir, 'fleet.yaml');
+    writeFileSync(
+      path,
+      [
+        'supervisor: { containment: pgroup }',
+        'servers:',
+        `  a: { command: ${JSON.stringify(process.execPath)} }`,
+        '',
+      ].join('\n'),
+    );
+    const forced = await cli.runCli(['check', path]);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/; contained by pgroup$/m);
+  });
+
   it('prints every located problem of a bad config, one per line, and exits 1', async () => {
     const dir = cli.tempDir();
     const path = join(dir, 'bad.yaml');

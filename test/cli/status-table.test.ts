@@ -4,7 +4,15 @@ import type { ServerStatus } from '../../src/supervisor/types.js';
 
 const NOW = 1_000_000;
 const rows: ServerStatus[] = [
-  { id: 'notes', state: 'ready', pid: 4242, restarts: 0, since: NOW - 65_000, tools: 3 },
+  {
+    id: 'notes',
+    state: 'ready',
+    pid: 4242,
+    restarts: 0,
+    since: NOW - 65_000,
+    tools: 3,
+    containment: 'cgroup',
+  },
   {
     id: 'flaky',
     state: 'backoff',
@@ -16,11 +24,11 @@ const rows: ServerStatus[] = [
 ];
 
 describe('renderStatusTable', () => {
-  it('aligns a header and one line per server: id, state, pid, restarts, uptime, tools, last exit', () => {
+  it('aligns a header and one line per server: id, state, pid, restarts, uptime, tools, containment, last exit', () => {
     expect(renderStatusTable(rows, NOW, { width: 120, colour: false })).toEqual([
-      'ID     STATE    PID   RESTARTS  UPTIME  TOOLS  LAST EXIT',
-      'notes  ready    4242  0         1m05s   3      -',
-      'flaky  backoff  -     2         -       0      code 1 exited, 2s ago',
+      'ID     STATE    PID   RESTARTS  UPTIME  TOOLS  CONTAINED  LAST EXIT',
+      'notes  ready    4242  0         1m05s   3      cgroup     -',
+      'flaky  backoff  -     2         -       0      -          code 1 exited, 2s ago',
     ]);
   });
 
@@ -32,7 +40,7 @@ describe('renderStatusTable', () => {
 
   it('colours only the state cell', () => {
     const [, ready] = renderStatusTable(rows, NOW, { width: 120, colour: true });
-    expect(ready).toBe('notes  \x1b[32mready\x1b[0m    4242  0         1m05s   3      -');
+    expect(ready).toBe('notes  \x1b[32mready\x1b[0m    4242  0         1m05s   3      cgroup     -');
   });
 });
 
@@ -43,5 +51,23 @@ describe('describeExit', () => {
       lastExit: { code: null, signal: 'SIGKILL', reason: 'wedged', stderrTail: '', at: NOW - 1000 },
     };
     expect(describeExit(row, NOW)).toBe('SIGKILL wedged, 1s ago');
+  });
+
+  it('says why a spawn failed, from the exit data', () => {
+    const spawnError = { code: 'ENOENT', command: 'nope', cwd: '/srv', searched: '/usr/bin:/bin' };
+    const row: ServerStatus = {
+      ...rows[0]!,
+      lastExit: {
+        code: null,
+        signal: null,
+        reason: 'spawn_failed',
+        stderrTail: '',
+        at: NOW - 1000,
+        spawnError,
+      },
+    };
+    expect(describeExit(row, NOW)).toBe(
+      'spawn failed: command "nope" not found on PATH (searched: /usr/bin:/bin), 1s ago',
+    );
   });
 });

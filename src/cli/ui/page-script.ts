@@ -44,7 +44,7 @@ function makeCard(id) {
   card.appendChild(head);
   var dl = el('dl');
   var f = {};
-  [['pid', 'pid'], ['restarts', 'restarts'], ['uptime', 'in state'], ['tools', 'tools']].forEach(function (p) {
+  [['pid', 'pid'], ['restarts', 'restarts'], ['uptime', 'in state'], ['tools', 'tools'], ['containment', 'contained by']].forEach(function (p) {
     var dt = el('dt', {}, p[1]);
     dl.appendChild(dt);
     f[p[0]] = el('dd', { 'data-testid': 'server-' + p[0] + '-' + id });
@@ -76,12 +76,13 @@ function paintCard(c) {
   c.f.pid.textContent = s.pid === undefined ? '\u2014' : String(s.pid);
   c.f.restarts.textContent = String(s.restarts);
   c.f.tools.textContent = String(s.tools);
+  c.f.containment.textContent = s.containment || '\u2014';
   c.f.uptimeLabel.textContent = s.state === 'ready' ? 'uptime' : 'in state';
   tick(c);
   var x = s.lastExit;
   c.ex.hidden = !x;
   if (x) {
-    c.exWhat.textContent = 'last exit: ' + exitText(x);
+    c.exWhat.textContent = x.why ? 'could not start: ' + x.why : 'last exit: ' + exitText(x);
     c.exReason.textContent = (x.reason ? '\u2014 ' + x.reason : '') + (x.at ? ' at ' + clock(x.at) : '');
     c.tail.textContent = x.stderrTail || '(no stderr)';
   }
@@ -123,7 +124,7 @@ function applyStatus(data) {
 function describe(e) {
   switch (e.type) {
     case 'state': return null;
-    case 'exit': return exitText(e) + (e.reason ? ' \u2014 ' + e.reason : '');
+    case 'exit': return e.why ? 'could not start: ' + e.why : exitText(e) + (e.reason ? ' \u2014 ' + e.reason : '');
     case 'refused': return 'refused ' + e.method;
     case 'untrusted': return 'untrusted (fingerprint ' + String(e.fingerprint).slice(0, 12) + ')';
     case 'tools':

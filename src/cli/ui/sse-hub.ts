@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ServerStatus, SupervisorEvent } from '../../supervisor/types.js';
+import { pageEvent, pageRows } from './page-data.js';
 
 /** What the hub reads the fleet from. */
 export interface HubSource {
@@ -119,7 +120,7 @@ export class SseHub {
   }
 
   #eventFrame(n: Numbered): string {
-    return `id: ${this.#boot}:${n.seq}\nevent: supervisor\ndata: ${JSON.stringify(n.event)}\n\n`;
+    return `id: ${this.#boot}:${n.seq}\nevent: supervisor\ndata: ${JSON.stringify(pageEvent(n.event))}\n\n`;
   }
 
   #statusFrame(): string {
@@ -130,7 +131,7 @@ export class SseHub {
       // A source that cannot answer right now is skipped rather than shown as an empty fleet.
       return '';
     }
-    return `event: status\ndata: ${JSON.stringify({ servers, now: Date.now() })}\n\n`;
+    return `event: status\ndata: ${JSON.stringify({ servers: pageRows(servers), now: Date.now() })}\n\n`;
   }
 
   #broadcast(frame: string): void {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ServerStatus, SupervisorEvent } from '../../supervisor/types.js';
 import { PAGE_CSP, PAGE_HTML } from './page.js';
+import { pageRows } from './page-data.js';
 import { SseHub } from './sse-hub.js';
 import type { StatechartGraph } from './statechart.js';
 
@@ -129,7 +130,7 @@ function handle(req: IncomingMessage, res: ServerResponse, source: UiSource, hub
       send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
       return;
     case '/api/status':
-      sendJson(res, () => ({ servers: source.status(), now: Date.now() }));
+      sendJson(res, () => ({ servers: pageRows(source.status()), now: Date.now() }));
       return;
     case '/api/statechart':
       sendJson(res, () => source.statechart);
