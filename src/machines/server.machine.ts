@@ -37,6 +37,8 @@ export type ServerMachineEvent =
   | { type: 'PROC.UNTRUSTED'; generation: number; fingerprint: string }
   | { type: 'PROC.EXIT'; generation: number; exit: MachineExit }
   | { type: 'PROC.TOOLS'; generation: number; tools: unknown[] }
+  /** The runtime saw the server stop working (its outgoing queue filled): `reason` becomes the stop reason. */
+  | { type: 'PROC.WEDGED'; generation: number; reason: string }
   | { type: 'HEALTH.OK' }
   | { type: 'HEALTH.FAIL' }
   | { type: 'CALL.OK' }
@@ -144,6 +146,9 @@ export const serverMachine = setup({
         immediate: context.wedged,
       }),
     ),
+    noteWedgedReason: assign({
+      stopReason: ({ event }) => (event.type === 'PROC.WEDGED' ? event.reason : null),
+    }),
     resetRun: assign(({ context }) => ({ ...freshRun(), generation: context.generation + 1 })),
     requestStop: assign({
       stopKind: ({ context }) => context.stopKind ?? 'requested',
@@ -208,6 +213,7 @@ export const serverMachine = setup({
       states: {
         starting: {
           initial: 'spawning',
+          on: { 'PROC.WEDGED': { guard: 'current', target: 'wedged', actions: 'noteWedgedReason' } },
           states: {
             spawning: {
               on: {
@@ -280,6 +286,7 @@ export const serverMachine = setup({
           },
           on: {
             'PROC.TOOLS': { guard: 'current', actions: assign({ tools: ({ event }) => event.tools }) },
+            'PROC.WEDGED': { guard: 'current', target: 'wedged', actions: 'noteWedgedReason' },
             'HEALTH.OK': { actions: assign({ healthFailures: 0, callTimeouts: 0 }) },
             'CALL.OK': { actions: assign({ callTimeouts: 0 }) },
             'HEALTH.FAIL': [
@@ -294,7 +301,11 @@ export const serverMachine = setup({
         },
         wedged: {
           entry: [
-            assign({ wedged: true, stopKind: 'failure' as const, stopReason: 'wedged' }),
+            assign({
+              wedged: true,
+              stopKind: 'failure' as const,
+              stopReason: ({ context }) => context.stopReason ?? 'wedged',
+            }),
             'askProcessToStop',
           ],
           on: { STOP: { actions: 'requestStop' } },

@@ -1,8 +1,10 @@
 import type { ContainmentKind } from '../process/containment.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import { type DecodedEvent, StreamDecoder } from '../workers/stream-decoder.js';
+import { DEFAULT_SERVER_LIMITS } from './config/limits.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import { isNotification, isRequest, isResponse, type JsonRpcMessage } from './json-rpc.js';
+import { OutgoingQueue, type WriteOutcome } from './outgoing-queue.js';
 import { PendingRequests, type ResultMode } from './pending-requests.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
 import { type ExitInfo, ServerProcess } from './server-process.js';
@@ -25,6 +27,12 @@ export interface ConnectionOptions {
   pool?: FramePool | undefined;
   maxLineBytes?: number;
   clientInfo?: { name: string; version: string };
+  /** Bytes queued for the server's stdin before it counts as not reading (default 16 MiB). */
+  queueBytes?: number;
+  /** Server→client requests answered per second, and the burst allowed (default 100/s, 200). */
+  requestRate?: { perSecond: number; burst: number };
+  /** The clock, in ms, the request rate runs on (default `performance.now`). */
+  now?: () => number;
   onEvent?: (event: ConnectionEvent) => void;
 }
 
@@ -34,6 +42,10 @@ export type ConnectionEvent =
   | { type: 'refused'; method: string }
   | { type: 'call_timeout'; method: string }
   | { type: 'oversize'; bytes: number }
+  /** The server stopped reading: `queuedBytes` waited for it, over the bound. It is to be treated as wedged. */
+  | { type: 'queue_full'; queuedBytes: number; limitBytes: number }
+  /** Requests beyond the server's rate get an error from now on; reported once per run of refusals. */
+  | { type: 'rate_limited'; method: string }
   | { type: 'exit'; exit: ExitInfo };
 
 export interface InitializeResult {
@@ -58,10 +70,12 @@ export class McpConnection {
   private readonly decoder: StreamDecoder;
   private readonly pending: PendingRequests;
   private readonly serverRequests: ServerRequestHandler;
+  private readonly queue: OutgoingQueue;
   private handshakeDone = false;
   private closed = false;
   private initResult: InitializeResult | undefined;
   private exitInfo: ExitInfo | undefined;
+  private fullAt = 0;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.process = ServerProcess.spawn({
@@ -75,11 +89,25 @@ export class McpConnection {
       ...(opts.containment !== undefined ? { containment: opts.containment } : {}),
       ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
     });
-    this.pending = new PendingRequests((m) => this.write(m));
+    this.queue = new OutgoingQueue(
+      this.process.stdin,
+      opts.queueBytes ?? DEFAULT_SERVER_LIMITS.queueBytes,
+      (queued) => this.onQueueFull(queued),
+    );
+    this.pending = new PendingRequests(
+      (m) => this.write(m),
+      () => this.queueFullError(),
+    );
     this.serverRequests = new ServerRequestHandler(
       opts.roots,
       (m) => this.write(m),
       (method) => this.emit({ type: 'refused', method }),
+      {
+        perSecond: opts.requestRate?.perSecond ?? DEFAULT_SERVER_LIMITS.requestRate,
+        burst: opts.requestRate?.burst ?? DEFAULT_SERVER_LIMITS.requestBurst,
+        now: opts.now ?? (() => performance.now()),
+        onLimited: (method) => this.emit({ type: 'rate_limited', method }),
+      },
     );
     const stdout = this.process.stdout;
     this.decoder = new StreamDecoder({
@@ -98,6 +126,16 @@ export class McpConnection {
   /** The server's pid, when the spawn worked. */
   get pid(): number | undefined {
     return this.process.pid;
+  }
+
+  /** Bytes written for the server and not yet taken by it. */
+  get queuedBytes(): number {
+    return this.queue.queuedBytes;
+  }
+
+  /** Messages (answers, requests, notifications) refused since the queue hit its bound. */
+  get droppedMessages(): number {
+    return this.queue.droppedMessages;
   }
 
   /** How many stdout lines were skipped as not JSON-RPC. */
@@ -193,7 +231,9 @@ export class McpConnection {
 
   /** Sends a notification (no answer expected); false when it could not be written. */
   notify(method: string, params?: unknown): boolean {
-    return this.write(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    const message: JsonRpcMessage =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.write(message) === 'sent';
   }
 
   /** Health check: resolves true on a pong within `timeoutMs`, false otherwise. */
@@ -212,15 +252,24 @@ export class McpConnection {
     return this.process.stop(reason, opts);
   }
 
-  private write(message: JsonRpcMessage): boolean {
-    const stdin = this.process.stdin;
-    if (this.process.exitInfo || stdin.destroyed || !stdin.writable) return false;
-    try {
-      stdin.write(`${JSON.stringify(message)}\n`);
-      return true;
-    } catch {
-      return false;
-    }
+  private write(message: JsonRpcMessage): WriteOutcome {
+    if (this.process.exitInfo) return 'closed';
+    return this.queue.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private onQueueFull(queuedBytes: number): void {
+    this.fullAt = queuedBytes;
+    // Nothing waiting can be answered by a server that reads nothing: fail them now, not at their timeouts.
+    this.pending.failAll(this.queueFullError());
+    this.emit({ type: 'queue_full', queuedBytes, limitBytes: this.queue.limit });
+  }
+
+  private queueFullError(): SupervisorError {
+    return new SupervisorError(
+      'QUEUE_FULL',
+      `server '${this.opts.serverId}' stopped reading its input: ${formatBytes(this.fullAt)} queued for it, ` +
+        `over its bound of ${formatBytes(this.queue.limit)}`,
+    );
   }
 
   private onDecoded(e: DecodedEvent): void {
@@ -278,6 +327,12 @@ export function exitError(exit: ExitInfo, when: string): SupervisorError {
   const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
   const tail = exit.stderrTail ? `; stderr: ${lastLine(exit.stderrTail)}` : '';
   return new SupervisorError('SERVER_EXITED', `server exited (${how}) ${when}${tail}`);
+}
+
+function formatBytes(n: number): string {
+  const MiB = 1024 * 1024;
+  if (n >= MiB) return `${Number((n / MiB).toFixed(1))} MiB`;
+  return `${Number((n / 1024).toFixed(1))} KiB`;
 }
 
 function lastLine(text: string): string {

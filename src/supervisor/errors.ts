@@ -10,6 +10,8 @@ export type SupervisorErrorCode =
   | 'WRITE_FAILED'
   | 'RESULT_TOO_LARGE'
   | 'INVALID_RESPONSE'
+  /** The server stopped reading its stdin and what we queued for it passed its bound. */
+  | 'QUEUE_FULL'
   | 'CLOSED';
 
 /** A local failure with a string code: the library saw it happen, no server said it. */

@@ -19,6 +19,9 @@ export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
 /** The method-not-found code every refused server→client request gets. */
 export const METHOD_NOT_FOUND = -32601;
 
+/** The code a server→client request beyond the server's rate gets (JSON-RPC's implementation-defined range). */
+export const RATE_LIMITED = -32000;
+
 // The framer admits only well-formed JSON-RPC 2.0, so telling the kinds apart needs no further distrust here.
 
 /** A request from the peer: a method and an id (which may be 0). */

@@ -1,6 +1,7 @@
 import type { ResultRequest } from '../workers/stream-decoder.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from './json-rpc.js';
+import type { WriteOutcome } from './outgoing-queue.js';
 
 export type ResultMode = 'text' | 'result';
 
@@ -28,7 +29,11 @@ export class PendingRequests {
   private nextId = 0;
   private readonly map = new Map<JsonRpcId, Pending>();
 
-  constructor(private readonly write: (m: JsonRpcMessage) => boolean) {}
+  constructor(
+    private readonly write: (m: JsonRpcMessage) => WriteOutcome,
+    /** The error a request gets when the server's queue is full. */
+    private readonly queueFull: () => Error = () => new SupervisorError('QUEUE_FULL', 'outgoing queue full'),
+  ) {}
 
   get size(): number {
     return this.map.size;
@@ -86,9 +91,13 @@ export class PendingRequests {
       });
       const message: JsonRpcMessage =
         params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      if (!this.write(message)) {
-        this.take(id);
-        reject(new SupervisorError('WRITE_FAILED', `could not write '${method}' to the server`));
+      const outcome = this.write(message);
+      if (outcome !== 'sent' && this.take(id)) {
+        reject(
+          outcome === 'full'
+            ? this.queueFull()
+            : new SupervisorError('WRITE_FAILED', `could not write '${method}' to the server`),
+        );
       }
     });
   }

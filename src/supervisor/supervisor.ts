@@ -7,7 +7,7 @@ import { checkScopes } from '../registry/scopes.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { type CallOpts, checkCallInput, clampTimeout } from './call-input.js';
 import type { ServerConfig, SupervisorConfig } from './config/types.js';
-import type { McpConnection } from './connection.js';
+import type { ConnectionEvent, McpConnection } from './connection.js';
 import { errorText } from './errors.js';
 import { FleetTools } from './fleet-tools.js';
 import {
@@ -19,6 +19,7 @@ import {
 } from './runtime-actors.js';
 import { ServerWatch } from './server-watch.js';
 import { persistLedger, reapOrphans } from './state-dir.js';
+import { listingNotice, talkNotice } from './talk-notices.js';
 import {
   type CallToolResult,
   callToolResult,
@@ -26,6 +27,7 @@ import {
   errorResult,
   type ListedTool,
 } from './tool-calls.js';
+import type { ListingCut } from './tool-listing.js';
 import { TrustGate } from './trust-gate.js';
 import type { ApprovalRequest, ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
 
@@ -136,10 +138,14 @@ export class Supervisor {
         // After the leader exits, close() waits for the rest of its group to be reaped.
         void conn.exited.then(() => conn.close('exited')).then(() => this.unreaped.delete(conn));
       },
-      onConnectionEvent: (id: string, event: { type: string; method?: string }) => {
+      onConnectionEvent: (id: string, event: ConnectionEvent) => {
         if (event.type === 'refused')
-          this.emit({ type: 'refused', server: id, method: event.method ?? '', at: now() });
+          this.emit({ type: 'refused', server: id, method: event.method, at: now() });
+        const notice = talkNotice(event);
+        if (notice) this.emit({ type: 'notice', server: id, ...notice, at: now() });
       },
+      onListingCut: (id: string, cut: ListingCut, when: 'handshake' | 'relist') =>
+        this.emit({ type: 'notice', server: id, ...listingNotice(cut, when), at: now() }),
     };
     const machine = supervisorMachine.provide({
       actors: {

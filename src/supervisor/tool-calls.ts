@@ -1,7 +1,9 @@
+import { DEFAULT_SERVER_LIMITS } from './config/limits.js';
 import type { McpConnection } from './connection.js';
 import { errorText, SupervisorError } from './errors.js';
 import type { DiscoveredTool } from './namespace/server-tools.js';
 import type { ToolResultValue } from './pending-requests.js';
+import { describeCut, listTools } from './tool-listing.js';
 
 /** A tool as a server lists it (MCP `Tool`), before the fleet namespaces it. */
 export type ListedTool = DiscoveredTool;
@@ -26,35 +28,18 @@ export interface CallOptions {
   budgetMs?: number | undefined;
 }
 
-const MAX_PAGES = 1000;
-
-/** Lists every tool, following `nextCursor` to the end; rejects with a SupervisorError/RemoteError. */
+/**
+ * Lists every tool within `timeoutMs` and the default listing bounds, or rejects (SupervisorError/RemoteError):
+ * for callers that want all or nothing. The supervisor itself uses `listTools`, which keeps what a cut listing got.
+ */
 export async function listAllTools(conn: McpConnection, timeoutMs: number): Promise<ListedTool[]> {
-  const tools: ListedTool[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = (await conn.request('tools/list', cursor === undefined ? {} : { cursor }, {
-      timeoutMs,
-    })) as {
-      tools?: unknown;
-      nextCursor?: unknown;
-    } | null;
-    if (!result || !Array.isArray(result.tools)) {
-      throw new SupervisorError('INVALID_RESPONSE', 'tools/list answered without a tools array');
-    }
-    for (const t of result.tools) {
-      if (typeof t === 'object' && t !== null && typeof (t as ListedTool).name === 'string')
-        tools.push(t as ListedTool);
-    }
-    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return tools;
-    // A server that hands back a cursor it already gave would page forever.
-    if (seen.has(result.nextCursor))
-      throw new SupervisorError('INVALID_RESPONSE', 'tools/list repeated a cursor');
-    seen.add(result.nextCursor);
-    cursor = result.nextCursor;
-  }
-  throw new SupervisorError('INVALID_RESPONSE', `tools/list did not end after ${MAX_PAGES} pages`);
+  const { tools, cut } = await listTools(conn, {
+    timeoutMs,
+    maxBytes: DEFAULT_SERVER_LIMITS.listBytes,
+    maxPages: DEFAULT_SERVER_LIMITS.listPages,
+  });
+  if (!cut) return tools;
+  throw new SupervisorError(cut.bound === 'time' ? 'REQUEST_TIMEOUT' : 'INVALID_RESPONSE', describeCut(cut));
 }
 
 /** Calls a tool and resolves its flattened, capped text; never rejects: every failure is an `ERROR: ` string. */

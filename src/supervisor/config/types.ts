@@ -6,8 +6,9 @@ import type {
 } from '../../machines/restart-policy.js';
 import type { ContainmentSetting } from '../../process/containment.js';
 import type { NormalizedMcpTool } from '../../registry/manifest.js';
+import type { ServerLimits } from './limits.js';
 
-export type { BackoffConfig, LimitConfig, RestartPolicyName };
+export type { BackoffConfig, LimitConfig, RestartPolicyName, ServerLimits };
 
 /** How the supervisor's children are restarted together (OTP strategies). */
 export type Strategy = RestartStrategyName;
@@ -29,6 +30,8 @@ export interface ServerConfig {
   /** `intervalMs` 0 turns health pings off. */
   health: { intervalMs: number; timeoutMs: number; failureThreshold: number };
   maxResultBytes: number;
+  /** What the server may cost the host by talking (queue, request rate, listing size). */
+  limits: ServerLimits;
   /** Absolute path of the plugin manifest, when one is configured. */
   manifest?: string;
   /** Plugin-wide scopes: the server's `scopes_required`, then the manifest's, deduplicated. */
