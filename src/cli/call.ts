@@ -71,6 +71,8 @@ export async function callCommand(
     if (interrupted) return EXIT_INTERRUPTED;
     return result.startsWith('ERROR:') ? EXIT_FAILURE : 0;
   } finally {
+    // A question still open on the terminal (the deadline passed while it waited) is withdrawn.
+    abort.abort();
     await sup.stop();
     removeSignals();
   }

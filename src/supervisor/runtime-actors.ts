@@ -12,7 +12,8 @@ import type { ServerConfig } from './config/types.js';
 import { type ConnectionEvent, McpConnection } from './connection.js';
 import { RemoteError } from './errors.js';
 import { METHOD_NOT_FOUND } from './json-rpc.js';
-import { type ListedTool, listAllTools } from './tool-calls.js';
+import type { ListedTool } from './tool-calls.js';
+import { type ListingBounds, type ListingCut, listTools } from './tool-listing.js';
 
 /** The trust gate's answer for one spawn. */
 export type GateVerdict = { ok: true } | { ok: false; fingerprint: string };
@@ -28,6 +29,8 @@ export interface RuntimeDeps {
   onConnection(serverId: string, conn: McpConnection | undefined): void;
   /** Events of the connection the facade reports (refusals, noise, oversize). */
   onConnectionEvent(serverId: string, event: ConnectionEvent): void;
+  /** A tool listing hit one of its bounds: at a re-list the last good tools stay, at the handshake the pages seen do. */
+  onListingCut(serverId: string, cut: ListingCut, when: 'handshake' | 'relist'): void;
   stdinGraceMs?: number | undefined;
   /** How every server is contained, and the supervisor instance whose ledger file records them. */
   containment?: ContainmentKind | undefined;
@@ -47,7 +50,13 @@ export function processActor(deps: RuntimeDeps) {
     const relist = coalesced(async () => {
       if (!conn || ended) return;
       try {
-        const tools = await deps.filterTools(server, await listAllTools(conn, server.timeouts.callMs));
+        const listing = await listTools(conn, listingBounds(server, server.timeouts.callMs));
+        if (listing.cut) {
+          // A cut list would drop tools the server still has: keep the last good one and say why.
+          if (!ended) deps.onListingCut(server.id, listing.cut, 'relist');
+          return;
+        }
+        const tools = await deps.filterTools(server, listing.tools);
         if (!ended) sendBack({ type: 'PROC.TOOLS', generation, tools });
       } catch {
         // A failed re-list keeps the last good list; the next list_changed tries again.
@@ -74,9 +83,13 @@ export function processActor(deps: RuntimeDeps) {
         containment: deps.containment,
         owner: deps.owner,
         pool: deps.pool,
+        queueBytes: server.limits.queueBytes,
+        requestRate: { perSecond: server.limits.requestRate, burst: server.limits.requestBurst },
         onEvent: (event) => {
           if (ended) return;
           deps.onConnectionEvent(server.id, event);
+          if (event.type === 'queue_full')
+            sendBack({ type: 'PROC.WEDGED', generation, reason: 'queue_full' });
           if (event.type === 'tools_changed') relist();
           if (event.type === 'call_timeout' && event.method === 'tools/call')
             sendBack({ type: 'CALL.TIMEOUT' });
@@ -110,14 +123,17 @@ export function processActor(deps: RuntimeDeps) {
 }
 
 /** The handshake actor: `initialize`, then the full tool list (none when the server offers no tools). */
-export function handshakeActor(deps: Pick<RuntimeDeps, 'filterTools'>) {
+export function handshakeActor(deps: Pick<RuntimeDeps, 'filterTools' | 'onListingCut'>) {
   return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
     const conn = input.handle as McpConnection;
     const server = input.server as ServerConfig;
     const init = await conn.initialize();
     if (!init.capabilities.tools) return { tools: [] };
     try {
-      return { tools: await listAllTools(conn, server.timeouts.startupMs) };
+      const listing = await listTools(conn, listingBounds(server, server.timeouts.startupMs));
+      // There is no last good list yet: the server starts with the whole pages seen, and the cut is reported.
+      if (listing.cut) deps.onListingCut(server.id, listing.cut, 'handshake');
+      return { tools: listing.tools };
     } catch (err) {
       if (err instanceof RemoteError && err.code === METHOD_NOT_FOUND) return { tools: [] };
       throw err;
@@ -154,6 +170,10 @@ export function pingerActor() {
       clearInterval(timer);
     };
   });
+}
+
+function listingBounds(server: ServerConfig, timeoutMs: number): ListingBounds {
+  return { timeoutMs, maxBytes: server.limits.listBytes, maxPages: server.limits.listPages };
 }
 
 function synthesizedExit(reason: string) {
