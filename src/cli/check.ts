@@ -5,6 +5,7 @@ import { type LocatedProblem, parseLocatedYaml } from '../registry/located-yaml.
 import { ConfigError } from '../supervisor/config/config-error.js';
 import { launchProblems } from '../supervisor/config/launch-check.js';
 import type { ServerConfig, SupervisorConfig } from '../supervisor/config/types.js';
+import { maskArgs } from '../supervisor/trust/mask.js';
 import { displayCommand } from './approval.js';
 import { readConfigFile } from './config-file.js';
 import { formatDuration } from './durations.js';
@@ -62,7 +63,7 @@ function serverLines(s: ServerConfig, width: number, containment: ContainmentKin
   const health =
     s.health.intervalMs > 0 ? `ping every ${formatDuration(s.health.intervalMs)}` : 'no health pings';
   return [
-    `  ${s.id.padEnd(width)}  ${displayCommand(s.command, s.args)}${s.disabled ? '  (disabled)' : ''}`,
+    `  ${s.id.padEnd(width)}  ${displayCommand(s.command, maskArgs(s.argsAsWritten ?? s.args))}${s.disabled ? '  (disabled)' : ''}`,
     `${pad}cwd ${cwd}; ${restart}; ${health}${containment ? `; contained by ${containment}` : ''}`,
   ];
 }

@@ -1,6 +1,7 @@
 import { buildChildEnv } from '../supervisor/child-env.js';
 import type { SupervisorConfig } from '../supervisor/config/types.js';
 import { computeFingerprint } from '../supervisor/trust/fingerprint.js';
+import { maskArgs } from '../supervisor/trust/mask.js';
 import { TrustStoreError } from '../supervisor/trust/trust-error.js';
 import { TrustStore } from '../supervisor/trust/trust-store.js';
 import { displayCommand } from './approval.js';
@@ -23,7 +24,7 @@ export async function trustListCommand(store: string | undefined, write: Write =
   write(`${'ID'.padEnd(width)}  FINGERPRINT   APPROVED                  TOOLS  COMMAND\n`);
   for (const r of records) {
     const tools = r.tools === undefined ? '-' : String(Object.keys(r.tools).length);
-    const cmd = displayCommand(r.facts.command, r.facts.args);
+    const cmd = displayCommand(r.facts.command, maskArgs(r.facts.args));
     write(
       `${r.id.padEnd(width)}  ${r.fingerprint.slice(0, 12)}  ${r.approvedAt.padEnd(24)}  ${tools.padEnd(5)}  ${cmd}\n`,
     );
@@ -50,7 +51,9 @@ export async function trustAddCommand(
     childPath !== undefined ? { pathEnv: childPath } : {},
   );
   await guard(() => ts.approve(id, fingerprint, facts));
-  write(`trusted '${id}' (${fingerprint.slice(0, 12)}): ${displayCommand(server.command, server.args)}\n`);
+  write(
+    `trusted '${id}' (${fingerprint.slice(0, 12)}): ${displayCommand(server.command, maskArgs(facts.args))}\n`,
+  );
   return 0;
 }
 

@@ -111,7 +111,10 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
     if (!result.success) sink.zod(result.error.issues, path);
     else if (id !== undefined) {
       const ctx = { id, path, baseDir, defaultMaxResultBytes: supervisor.maxResultBytes, sink };
-      servers.push(buildServer(result.data, ctx));
+      const server = buildServer(result.data, ctx);
+      const written = writtenArgs(top[container], key);
+      if (written && written.some((arg, i) => arg !== server.args[i])) server.argsAsWritten = written;
+      servers.push(server);
     }
   }
 
@@ -127,6 +130,15 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
     },
     servers,
   };
+}
+
+/** A server's args before interpolation, each scalar as its text (what the trust store may keep). */
+function writtenArgs(servers: unknown, key: string): string[] | undefined {
+  const entry = isRecord(servers) && Object.hasOwn(servers, key) ? servers[key] : undefined;
+  const args = isRecord(entry) ? entry['args'] : undefined;
+  if (!Array.isArray(args) || !args.every((a) => ['string', 'number', 'boolean'].includes(typeof a)))
+    return undefined;
+  return args.map(String);
 }
 
 function readYaml(text: string, source: string): LocatedDocument {

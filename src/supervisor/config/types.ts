@@ -19,6 +19,11 @@ export interface ServerConfig {
   id: string;
   command: string;
   args: string[];
+  /**
+   * `args` as the config wrote them, `${VAR}` references unexpanded; present only when one was expanded. The trust
+   * store keeps this form, so a secret that arrives through the environment is never written down.
+   */
+  argsAsWritten?: string[];
   /** Absolute; defaults to the config file's directory (the base directory for inline text). */
   cwd: string;
   /** Interpolated values, passed to the child on top of the allowlist and `inheritEnv`. */

@@ -26,6 +26,11 @@ export function describeChanges(previous: FingerprintFacts | undefined, current:
     lines.push('executable content changed');
   }
   lines.push(...argsLines(previous.args, current.args));
+  if (
+    previous.argValues !== current.argValues &&
+    JSON.stringify(previous.args) === JSON.stringify(current.args)
+  )
+    lines.push('args: a value from the environment changed');
   if (previous.cwd !== current.cwd) lines.push(`cwd: ${previous.cwd} → ${current.cwd}`);
   lines.push(...mapLines('env', previous.env, current.env));
   lines.push(...setLines('inherited env', previous.inheritEnv, current.inheritEnv));

@@ -27,7 +27,13 @@ export interface FingerprintFacts {
   /** Real path of the file the command runs; null when it resolves to nothing. */
   executable: string | null;
   executableSha256: string | null;
+  /** As the config wrote them: `${VAR}` references stay unexpanded, so no secret from the environment is kept. */
   args: string[];
+  /**
+   * Salted sha256 of the expanded args (see {@link argValuesHash}), present when some arg had a reference:
+   * a changed value behind `${VAR}` still changes the fingerprint.
+   */
+  argValues?: string;
   cwd: string;
   /** Env name → salted sha256 of its value (see {@link envValueHash}). */
   env: Record<string, string>;
@@ -40,7 +46,10 @@ export interface FingerprintFacts {
 export interface FingerprintInput {
   id: string;
   command: string;
+  /** The expanded args, as the child gets them. */
   args: readonly string[];
+  /** The args as written (`${VAR}` unexpanded), when they differ; what the store keeps and people are shown. */
+  argsAsWritten?: readonly string[] | undefined;
   cwd: string;
   /** The configured env with its real (interpolated) values. */
   env: Readonly<Record<string, string>>;
@@ -69,12 +78,13 @@ export async function computeFingerprint(
     command: server.command,
     executable,
     executableSha256: executable === null ? null : await sha256File(executable),
-    args: [...server.args],
+    args: [...(server.argsAsWritten ?? server.args)],
     cwd,
     env,
     inheritEnv: [...new Set(server.inheritEnv ?? [])].sort(),
-    scripts: await scriptFacts(server.command, executable, server.args, cwd),
+    scripts: await scriptFacts(server.command, executable, server.args, cwd, server.argsAsWritten),
   };
+  if (server.argsAsWritten !== undefined) facts.argValues = argValuesHash(server.id, server.args);
   return { fingerprint: fingerprintOfFacts(facts), facts };
 }
 
@@ -92,6 +102,11 @@ export function envValueHash(serverId: string, name: string, value: string): str
   return sha256Hex(`mcp-supervisor/env\0${serverId}\0${name}\0${value}`);
 }
 
+/** Hash of a server's expanded args as the store keeps it, salted like {@link envValueHash}. */
+export function argValuesHash(serverId: string, args: readonly string[]): string {
+  return sha256Hex(`mcp-supervisor/args\0${serverId}\0${JSON.stringify(args)}`);
+}
+
 /**
  * Files an interpreter runs. Only the first argument (`node server.js`, `python -m`'s target aside) and arguments
  * with a code extension are hashed: a data file the server itself writes (`--pid-file x.json`, `--log out.txt`)
@@ -105,6 +120,7 @@ async function scriptFacts(
   executable: string | null,
   args: readonly string[],
   cwd: string,
+  written: readonly string[] | undefined,
 ): Promise<ScriptFact[]> {
   const found: Array<{ index: number; path: string }> = [];
   for (const [index, arg] of args.slice(0, SCRIPT_ARGS_CHECKED).entries()) {
@@ -125,7 +141,7 @@ async function scriptFacts(
     const file = await regularFile(path);
     if (file === null) continue;
     const sha256 = file.size > SCRIPT_MAX_BYTES ? null : await sha256File(file.path);
-    out.push({ index, arg: args[index] ?? '', path: file.path, sha256 });
+    out.push({ index, arg: written?.[index] ?? args[index] ?? '', path: file.path, sha256 });
   }
   return out;
 }

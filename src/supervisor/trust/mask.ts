@@ -15,7 +15,7 @@ export function isSecretName(name: string): boolean {
 
 /** True when a value looks like a credential whatever its name: too long to be a plain setting, or token-shaped. */
 export function looksSecretValue(value: string): boolean {
-  return value.length > MAX_SHOWN_LENGTH || looksLikeToken(value);
+  return value.length > MAX_SHOWN_LENGTH || looksLikeToken(value) || maskInline(value) !== value;
 }
 
 /**
@@ -61,25 +61,60 @@ export function maskEnv(env: Readonly<Record<string, string>>): Record<string, s
 
 /**
  * Masks secrets on a command line: `--token=abc` → `--token=***`, the value after a secret-named flag
- * (`--api-key abc`), a secret header (`Authorization: ***`) and any token-shaped value. Length alone masks
- * nothing here: paths and flags stay readable.
+ * (`--api-key abc`) or after `-p` (a password, as mysql and friends take it), a secret header
+ * (`Authorization: ***`), and inside any arg: the password of `user:pw@host`, secret-named pairs of a
+ * connection string or query (`Password=***;`, `?token=***`), well-known token shapes (`AKIA…`, `xoxb-…`,
+ * `ghp_…`, `sk-…`), and an arg that is token-shaped as a whole. Length alone masks nothing here: paths and
+ * flags stay readable.
  */
 export function maskArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   let hideNext = false;
   for (const arg of args) {
     out.push(hideNext && !arg.startsWith('-') ? MASK : maskArg(arg));
-    hideNext = /^--?[A-Za-z0-9][\w.-]*$/.test(arg) && isSecretName(arg);
+    hideNext = arg === '-p' || (/^--?[A-Za-z0-9][\w.-]*$/.test(arg) && isSecretName(arg));
   }
   return out;
 }
 
+/** Masks the secrets inside one piece of text (an env value shown whole, a log line): see {@link maskArgs}. */
+export function maskInline(text: string): string {
+  let out = text;
+  for (const re of KNOWN_TOKENS) out = out.replace(re, MASK);
+  // `scheme://user:pw@host` and a bare `user:pw@host`.
+  out = out.replace(/(^|[\s/=,;])([^\s:/@]+):([^\s/@]+)@/g, (_, pre, user, pw) =>
+    pw === MASK ? `${pre}${user}:${pw}@` : `${pre}${user}:${MASK}@`,
+  );
+  // `Password=x;` in a connection string, `token=x&` in a query: any pair whose name looks secret.
+  out = out.replace(/(^|[;&?\s])([A-Za-z][\w .-]*?)=([^;&\s]*)/g, (whole, pre, name, value) =>
+    isSecretName(name) && value !== '' && value !== MASK ? `${pre}${name}=${MASK}` : whole,
+  );
+  return out;
+}
+
+// Shapes that are credentials wherever they appear, whatever they are called.
+const KNOWN_TOKENS = [
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  /\bxox[abposr]-[A-Za-z0-9-]{8,}/g,
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bglpat-[A-Za-z0-9_-]{16,}/g,
+  /\bsk-(?:[A-Za-z0-9_-]*-)?[A-Za-z0-9]{16,}/g,
+  /\bAIza[0-9A-Za-z_-]{30,}/g,
+];
+
 function maskArg(arg: string): string {
   const flag = /^(--?[A-Za-z0-9][\w.-]*)=([\s\S]*)$/.exec(arg);
-  if (flag) return isSecretName(flag[1]!) || looksLikeToken(flag[2]!) ? `${flag[1]}=${MASK}` : arg;
+  if (flag) {
+    if (isSecretName(flag[1]!)) return `${flag[1]}=${MASK}`;
+    const inner = maskInline(flag[2]!);
+    if (inner !== flag[2]) return `${flag[1]}=${inner}`;
+    return looksLikeToken(flag[2]!) ? `${flag[1]}=${MASK}` : arg;
+  }
   const header = /^([A-Za-z][\w-]*):\s*\S/.exec(arg);
   if (header && isSecretName(header[1]!)) return `${header[1]}: ${MASK}`;
-  if (arg.startsWith('-') || looksLikePath(arg)) return arg;
+  const inline = maskInline(arg);
+  if (arg.startsWith('-') || looksLikePath(arg) || inline !== arg) return inline;
   return looksLikeToken(arg) ? MASK : arg;
 }
 

@@ -32,6 +32,7 @@ const factsSchema = z.object({
   executable: z.string().nullable(),
   executableSha256: sha256.nullable(),
   args: z.array(z.string()),
+  argValues: sha256.optional(),
   cwd: z.string(),
   env: z.record(z.string(), sha256),
   inheritEnv: z.array(z.string()),
@@ -96,8 +97,10 @@ export function parseStore(text: string, path: string): StoreData {
   const servers: Record<string, TrustRecord> = {};
   for (const [key, rec] of Object.entries(parsed.data.servers)) {
     if (rec.id !== key) throw corrupt(`servers.${key}.id is ${JSON.stringify(rec.id)}, not its key`);
-    const { tools, ...rest } = rec;
-    servers[key] = tools === undefined ? rest : { ...rest, tools };
+    const { tools, facts: stored, ...rest } = rec;
+    const { argValues, ...plain } = stored;
+    const facts: FingerprintFacts = argValues === undefined ? plain : { ...plain, argValues };
+    servers[key] = tools === undefined ? { ...rest, facts } : { ...rest, facts, tools };
   }
   return { version: STORE_VERSION, servers };
 }
