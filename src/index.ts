@@ -47,6 +47,7 @@ export { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';
 export { buildChildEnv, DEFAULT_ENV_ALLOWLIST } from './supervisor/child-env.js';
 // Supervisor: config, the facade, its events.
 export { ConfigError } from './supervisor/config/config-error.js';
+export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './supervisor/config/limits.js';
 export { loadConfig, type ParseConfigOptions, parseConfig } from './supervisor/config/parse-config.js';
 export type { ServerConfig, Strategy, SupervisorConfig } from './supervisor/config/types.js';
 export { parseDuration, parseSize } from './supervisor/config/units.js';
@@ -70,6 +71,7 @@ export type {
   ControlOutcome,
   ExposedTool,
   LastExit,
+  NoticeCode,
   ServerState,
   ServerStatus,
   SupervisorEvent,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_SERVER_LIMITS } from '../../src/supervisor/config/limits.js';
 import type { ServerConfig, SupervisorConfig } from '../../src/supervisor/config/types.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { createSupervisor } from './ours.js';
@@ -29,6 +30,7 @@ export function fixtureServer(id: string, args: string[] = []): ServerConfig {
     timeouts: { startupMs: 20_000, callMs: CALL_TIMEOUT_MS, shutdownMs: 2_000 },
     health: { intervalMs: 0, timeoutMs: 1_000, failureThreshold: 3 },
     maxResultBytes: 64 * 1024,
+    limits: { ...DEFAULT_SERVER_LIMITS },
     scopesRequired: [],
     tools: [],
     restart: {

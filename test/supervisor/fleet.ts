@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEFAULT_SERVER_LIMITS } from '../../src/supervisor/config/limits.js';
 import type { ServerConfig, SupervisorConfig } from '../../src/supervisor/config/types.js';
 import {
   createSupervisor,
@@ -28,6 +29,7 @@ export function fixtureServer(id: string, args: string[] = [], over: Over = {}):
     timeouts: { startupMs: 3000, callMs: 3000, shutdownMs: 300 },
     health: { intervalMs: 0, timeoutMs: 100, failureThreshold: 3 },
     maxResultBytes: 65536,
+    limits: { ...DEFAULT_SERVER_LIMITS },
     scopesRequired: [],
     tools: [],
     ...rest,

@@ -46,6 +46,13 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
       failureThreshold: health.failureThreshold,
     },
     maxResultBytes: parsed.maxResultBytes ?? ctx.defaultMaxResultBytes,
+    limits: {
+      queueBytes: parsed.limits.queue,
+      requestRate: parsed.limits.requests.rate,
+      requestBurst: parsed.limits.requests.burst,
+      listBytes: parsed.limits.listing.bytes,
+      listPages: parsed.limits.listing.pages,
+    },
     scopesRequired: unique(parsed.scopes_required),
     tools: mergeTools(parsed.tools.map(normalizeMcpToolEntry)),
   };

@@ -2,6 +2,7 @@
 // build-server.ts turns the result into the runtime's shape (ms / bytes fields, absolute paths, merged tools).
 import { z } from 'zod';
 import { McpToolEntrySchema } from '../../registry/manifest.js';
+import { DEFAULT_SERVER_LIMITS as LIMITS, MIN_LIST_BYTES, MIN_QUEUE_BYTES } from './limits.js';
 import { parseDuration, parseSize, type UnitResult } from './units.js';
 
 /** Separators a namespaced tool name may use: both keep names inside MCP's `[A-Za-z0-9_.-]` charset. */
@@ -123,6 +124,24 @@ const TypeSchema = z.unknown().transform((v, ctx) => {
   return z.NEVER;
 });
 
+const LimitsSchema = z
+  .strictObject({
+    queue: size(MIN_QUEUE_BYTES).default(LIMITS.queueBytes),
+    requests: z
+      .strictObject({
+        rate: numberLike(z.number().positive('must be more than 0')).default(LIMITS.requestRate),
+        burst: count(1).default(LIMITS.requestBurst),
+      })
+      .prefault({}),
+    listing: z
+      .strictObject({
+        bytes: size(MIN_LIST_BYTES).default(LIMITS.listBytes),
+        pages: count(1).default(LIMITS.listPages),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
 /** One server as written; the same keys are accepted in `servers:` and in the `mcpServers` shape. */
 export const ServerSchema = z.strictObject({
   type: TypeSchema.optional(),
@@ -148,6 +167,7 @@ export const ServerSchema = z.strictObject({
   scopes_required: z.array(scope).default([]),
   tools: z.array(McpToolEntrySchema).default([]),
   roots: z.array(fileUri).optional(),
+  limits: LimitsSchema,
 });
 
 /** The `supervisor:` section. */

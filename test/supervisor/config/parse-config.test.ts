@@ -45,6 +45,13 @@ function defaultServer(id: string, command: string, cwd: string): ServerConfig {
     timeouts: { startupMs: 30_000, callMs: 60_000, shutdownMs: 5000 },
     health: { intervalMs: 30_000, timeoutMs: 5000, failureThreshold: 3 },
     maxResultBytes: 65_536,
+    limits: {
+      queueBytes: 16 * 1024 * 1024,
+      requestRate: 100,
+      requestBurst: 200,
+      listBytes: 64 * 1024 * 1024,
+      listPages: 1000,
+    },
     scopesRequired: [],
     tools: [],
   };

@@ -1,0 +1,87 @@
+import type { Writable } from 'node:stream';
+
+/** What became of one message handed to the queue. */
+export type WriteOutcome = 'sent' | 'full' | 'closed';
+
+/**
+ * Everything we write to one server's stdin, bounded. Bytes count from the moment a message is handed over until
+ * the kernel took them; while the stream asks us to wait (`write()` said false) messages wait here for `'drain'`.
+ * A message that would take the count past the bound is refused, and from then on every message is: a server
+ * that has stopped reading will be killed, and nothing we could still queue for it would help.
+ */
+export class OutgoingQueue {
+  private queued = 0;
+  private waiting: Buffer[] = [];
+  private blocked = false;
+  private latched = false;
+  private dropped = 0;
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly limitBytes: number,
+    private readonly onFull: (queuedBytes: number) => void,
+  ) {
+    stream.on('drain', () => this.flush());
+  }
+
+  /** Bytes handed over and not yet taken by the server. */
+  get queuedBytes(): number {
+    return this.queued;
+  }
+
+  /** True once the bound was hit; it stays true. */
+  get full(): boolean {
+    return this.latched;
+  }
+
+  /** Messages refused since the bound was hit. */
+  get droppedMessages(): number {
+    return this.dropped;
+  }
+
+  get limit(): number {
+    return this.limitBytes;
+  }
+
+  /** Queues one line; refuses it (and everything after it) when it would not fit. One message always fits an empty queue. */
+  write(line: string): WriteOutcome {
+    if (this.latched) {
+      this.dropped++;
+      return 'full';
+    }
+    if (this.stream.destroyed || !this.stream.writable) return 'closed';
+    const buf = Buffer.from(line, 'utf8');
+    if (this.queued > 0 && this.queued + buf.byteLength > this.limitBytes) {
+      this.latched = true;
+      this.dropped++;
+      const queued = this.queued;
+      // Nothing queued can reach a server that reads nothing and will be killed: let it all go now, the stream's
+      // own buffer too, rather than hold it until the process is gone.
+      this.waiting = [];
+      this.stream.destroy();
+      this.onFull(queued);
+      return 'full';
+    }
+    this.queued += buf.byteLength;
+    if (this.blocked) this.waiting.push(buf);
+    else this.push(buf);
+    return 'sent';
+  }
+
+  private push(buf: Buffer): void {
+    const n = buf.byteLength;
+    try {
+      // The callback runs once the bytes left us, or with an error when the pipe broke: either way they are gone.
+      this.blocked = !this.stream.write(buf, () => {
+        this.queued -= n;
+      });
+    } catch {
+      this.queued -= n;
+    }
+  }
+
+  private flush(): void {
+    this.blocked = false;
+    while (!this.blocked && this.waiting.length > 0) this.push(this.waiting.shift()!);
+  }
+}
