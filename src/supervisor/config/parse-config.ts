@@ -113,7 +113,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
       const ctx = { id, path, baseDir, defaultMaxResultBytes: supervisor.maxResultBytes, sink };
       const server = buildServer(result.data, ctx);
       const written = writtenArgs(top[container], key);
-      if (written && written.some((arg, i) => arg !== server.args[i])) server.argsAsWritten = written;
+      if (written?.some((arg, i) => arg !== server.args[i])) server.argsAsWritten = written;
       servers.push(server);
     }
   }
