@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '../../src/supervisor/json-rpc.js';
 import { ServerRequestHandler } from '../../src/supervisor/server-requests.js';
+import { eventually } from './fleet.js';
+import { fixtureConnections, readLog, tempDir } from './helpers.js';
 
 function handler(roots?: string[]) {
   const sent: JsonRpcMessage[] = [];
@@ -51,5 +54,93 @@ describe('ServerRequestHandler', () => {
       [3, -32601],
     ]);
     expect(refused).toEqual(methods);
+  });
+});
+
+describe('ServerRequestHandler: the rate limit', () => {
+  function limited(perSecond: number, burst: number) {
+    let now = 0;
+    const sent: JsonRpcMessage[] = [];
+    const limitedBy: string[] = [];
+    const h = new ServerRequestHandler(
+      undefined,
+      (m) => sent.push(m),
+      () => {},
+      { perSecond, burst, now: () => now, onLimited: (m) => limitedBy.push(m) },
+    );
+    const codes = () =>
+      sent.map((m) => ('result' in m ? 'ok' : String((m as { error: { code: number } }).error.code)));
+    return {
+      h,
+      sent,
+      codes,
+      limitedBy,
+      at: (ms: number) => {
+        now = ms;
+      },
+    };
+  }
+  const ping = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'ping' });
+
+  it('answers the burst, then -32000 at once beyond it, reported once per flood', () => {
+    const r = limited(2, 3);
+    for (let i = 0; i < 6; i++) r.h.handle(ping(i));
+    expect(r.codes()).toEqual(['ok', 'ok', 'ok', '-32000', '-32000', '-32000']);
+    expect((r.sent[5] as { id: number }).id).toBe(5);
+    expect(r.limitedBy).toEqual(['ping']);
+  });
+
+  it('refills at its rate on the injected clock, and a new flood after a full bucket is reported again', () => {
+    const r = limited(2, 3);
+    for (let i = 0; i < 4; i++) r.h.handle(ping(i));
+    r.at(499);
+    r.h.handle(ping(4));
+    r.at(500);
+    r.h.handle(ping(5));
+    r.h.handle(ping(6));
+    expect(r.codes()).toEqual(['ok', 'ok', 'ok', '-32000', '-32000', 'ok', '-32000']);
+    // A token now and then does not end the flood: still one report.
+    expect(r.limitedBy).toEqual(['ping']);
+    r.at(10_000);
+    for (let i = 7; i < 11; i++) r.h.handle(ping(i));
+    expect(r.codes().slice(7)).toEqual(['ok', 'ok', 'ok', '-32000']);
+    expect(r.limitedBy).toEqual(['ping', 'ping']);
+  });
+
+  it('counts every kind of request against one budget, refused methods included', () => {
+    const r = limited(1, 2);
+    const methods = ['sampling/createMessage', 'roots/list', 'elicitation/create', 'x/unknown'];
+    for (const [id, method] of methods.entries()) r.h.handle({ jsonrpc: '2.0', id, method });
+    expect(r.codes()).toEqual(['-32601', '-32601', '-32000', '-32000']);
+    expect(r.limitedBy).toEqual(['elicitation/create']);
+  });
+});
+
+describe('a real server sending a burst of requests', () => {
+  const fx = fixtureConnections();
+  const dirs: Array<{ cleanup(): void }> = [];
+  afterEach(async () => {
+    await fx.reap();
+    fx.events.length = 0;
+    for (const d of dirs.splice(0)) d.cleanup();
+  });
+
+  it('gets the default budget (burst 200) answered and the rest refused with -32000', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const log = join(dir.dir, 'log');
+    const conn = fx.open(['--request-burst', '300', '--log', log]);
+    await conn.initialize();
+    const answers = () => readLog(log).filter((m) => !('method' in m));
+    await eventually(() => answers().length === 300, 5000, '300 answers');
+    const ok = answers().filter((m) => 'result' in m).length;
+    const refused = answers().filter((m) => (m.error as { code?: number } | undefined)?.code === -32000);
+    // The bucket refills at 100/s while the burst is handled: a few more than 200 may pass.
+    expect(ok).toBeGreaterThanOrEqual(200);
+    expect(ok).toBeLessThan(220);
+    expect(refused.length).toBe(300 - ok);
+    expect(fx.events.filter((e) => e.type === 'rate_limited')).toEqual([
+      { type: 'rate_limited', method: 'ping' },
+    ]);
   });
 });
