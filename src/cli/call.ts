@@ -11,6 +11,8 @@ import { handleShutdownSignals } from './shutdown.js';
 export interface CallFlags extends FleetFlags {
   timeout?: string;
   verbose?: boolean;
+  /** The caller's scopes (`--scopes a,b`); none by default, so a tool that requires scopes is refused. */
+  scopes?: string[];
 }
 
 /**
@@ -60,6 +62,7 @@ export async function callCommand(
     if (timeoutMs === undefined) await starting;
     const result = await sup.callTool(tool, args, {
       signal: abort.signal,
+      scopes: flags.scopes ?? [],
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     process.stdout.write(result.endsWith('\n') ? result : `${result}\n`);

@@ -23,6 +23,17 @@ export function collectIds(value: string, previous: string[]): string[] {
   return [...previous, ...ids];
 }
 
+/** Commander collector for a repeatable `--scopes a,b`: the scopes of the caller a command acts for. */
+export function collectScopes(value: string, previous: string[]): string[] {
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (scopes.length === 0 || scopes.some((s) => /\s/.test(s)))
+    throw new InvalidArgumentError('expected scopes separated by commas, like mcp.read.files,mcp.write.*');
+  return [...new Set([...previous, ...scopes])];
+}
+
 /** Commander parser of a TCP port (0 picks a free one). */
 export function parsePort(value: string): number {
   const n = Number(value);

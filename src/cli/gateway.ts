@@ -18,6 +18,8 @@ export interface GatewayOptions {
   debounceMs?: number;
   /** Told about failures to notify the client. */
   onWarn?: (message: string) => void;
+  /** The client's scopes, checked on every call; none by default (a tool that requires scopes is refused). */
+  scopes?: readonly string[];
 }
 
 /**
@@ -52,7 +54,8 @@ export class Gateway {
     });
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
-      const result = await this.sup.callToolResult(name, args, { signal: extra.signal });
+      const scopes = this.opts.scopes ?? [];
+      const result = await this.sup.callToolResult(name, args, { signal: extra.signal, scopes });
       return result as CallToolResult;
     });
     this.unsubscribe = sup.subscribe((e) => {

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { CallFlags } from './call.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
-import { collectIds, type FleetFlags, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
+import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
 import type { RunFlags } from './run.js';
+import type { ServeFlags } from './serve.js';
 
 /** The package version, read from the package.json next to `dist/` (and `src/`). */
 export function packageVersion(): string {
@@ -46,7 +47,8 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
   fleetOptions(program.command('serve'))
     .description('expose the whole fleet as one MCP server on stdio (stdout is protocol only)')
     .argument('<config>', 'fleet config')
-    .action(async (config: string, flags: FleetFlags) =>
+    .option(...SCOPES_OPTION)
+    .action(async (config: string, flags: ServeFlags) =>
       setCode(await (await import('./serve.js')).serveCommand(config, flags, version)),
     );
 
@@ -57,6 +59,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .argument('[json-args]', 'arguments as a JSON object')
     .option('--timeout <duration>', "call timeout (ms, or 5s, 1m); default: the server's timeouts.call")
     .option('-v, --verbose', 'log every transition on stderr, not only warnings')
+    .option(...SCOPES_OPTION)
     .action(async (config: string, tool: string, args: string | undefined, flags: CallFlags) =>
       setCode(await (await import('./call.js')).callCommand(config, tool, args, flags)),
     );
@@ -96,6 +99,14 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     );
   return program;
 }
+
+// A tool whose server or declaration requires scopes is refused to a caller without them.
+const SCOPES_OPTION = [
+  '--scopes <list>',
+  'the scopes of the caller this command acts for (a,b; repeatable); tools that require scopes need them',
+  collectScopes,
+  [] as string[],
+] as const;
 
 function fleetOptions(cmd: Command): Command {
   return cmd

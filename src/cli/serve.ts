@@ -7,11 +7,16 @@ import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
 
+export interface ServeFlags extends FleetFlags {
+  /** The scopes of the client this gateway serves (`--scopes a,b`); every call is checked against them. */
+  scopes?: string[];
+}
+
 /**
  * `serve`: the fleet as one MCP server on stdio. Stdout carries the protocol and nothing else; every log line
  * goes to stderr. Ends (exit 0) when the client closes stdin, or on SIGINT/SIGTERM.
  */
-export async function serveCommand(configPath: string, flags: FleetFlags, version: string): Promise<number> {
+export async function serveCommand(configPath: string, flags: ServeFlags, version: string): Promise<number> {
   keepStdoutForProtocol();
   const config = await readConfigFile(configPath);
   checkServerIds(config, flags.trust, '--trust');
@@ -23,6 +28,7 @@ export async function serveCommand(configPath: string, flags: FleetFlags, versio
   const gateway = new Gateway(sup, started, {
     name: 'mcp-supervisor',
     version,
+    scopes: flags.scopes ?? [],
     onWarn: (m) => reporter.log('warn', m),
   });
 

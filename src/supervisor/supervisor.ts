@@ -72,6 +72,12 @@ export interface SupervisorOptions {
   containment?: ContainmentSetting;
   /** Replaces the trust store and `approve` entirely, for hosts that gate launches themselves (no tool pinning then). */
   gate?: (server: ServerConfig) => Promise<GateVerdict>;
+  /**
+   * `checked` (the default): a call to a tool whose server or declaration requires scopes is refused unless the
+   * caller's `scopes` grant them, a call passing none included. `unchecked`: a call passing no `scopes` is not
+   * checked, for hosts that authorize callers themselves; a call that passes scopes is still checked.
+   */
+  scopes?: 'checked' | 'unchecked';
 }
 
 export type { CallOpts };
@@ -327,8 +333,10 @@ export class Supervisor {
     const conn = this.conns.get(server.id);
     if (!tool) return `ERROR: unknown tool '${name}'`;
     if (!conn) return `ERROR: server '${server.id}' is not connected`;
-    if (opts.scopes) {
-      const check = checkScopes({ pluginWideScopes: server.scopesRequired, callerScopes: opts.scopes, tool });
+    // Fails closed: a call that names no scopes holds none, unless the host said scopes go unchecked.
+    if (opts.scopes !== undefined || this.options.scopes !== 'unchecked') {
+      const callerScopes = opts.scopes ?? [];
+      const check = checkScopes({ pluginWideScopes: server.scopesRequired, callerScopes, tool });
       if (!check.ok) return `ERROR: forbidden: missing scopes: ${check.missing.join(', ')}`;
     }
     const call = {
