@@ -352,6 +352,8 @@ export class Supervisor {
   private control(verb: string, id: string, type: 'RESTART' | 'STOP' | 'START'): ControlOutcome {
     // After stop() nothing may start again, and a STOP is moot: the stop in progress owns every server.
     if (this.stopping) return { ok: false, code: 'STOPPED' };
+    // Before start() an event would wait in the actor's mailbox and be overridden by start() itself.
+    if (!this.started) return { ok: false, code: 'NOT_STARTED' };
     if (typeof id !== 'string' || !this.servers.has(id)) {
       const known = this.config.servers.map((s) => s.id).join(', ');
       this.emit({

@@ -42,9 +42,9 @@ export interface ServerStatus {
 
 /**
  * The answer of `restart`, `startServer` and `stopServer`: `UNKNOWN_SERVER` for an id the config does not have,
- * `STOPPED` once `stop()` was called (nothing is started again after that).
+ * `NOT_STARTED` before `start()`, `STOPPED` once `stop()` was called (nothing is started again after that).
  */
-export type ControlOutcome = { ok: true } | { ok: false; code: 'UNKNOWN_SERVER' | 'STOPPED' };
+export type ControlOutcome = { ok: true } | { ok: false; code: 'UNKNOWN_SERVER' | 'NOT_STARTED' | 'STOPPED' };
 
 /** A tool as the fleet exposes it, under its namespaced name. */
 export interface ExposedTool {

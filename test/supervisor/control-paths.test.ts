@@ -63,6 +63,18 @@ describe('every control path terminates', () => {
     await eventually(() => sup.status()[0]!.state === 'ready', 3000, 'ready again');
   });
 
+  it('before start() a control call does nothing and says so', async () => {
+    const { sup, events } = f.create(
+      fleetConfig([fixtureServer('a', [], { disabled: true }), fixtureServer('b')]),
+    );
+    expect(sup.startServer('a')).toEqual({ ok: false, code: 'NOT_STARTED' });
+    expect(sup.stopServer('b')).toEqual({ ok: false, code: 'NOT_STARTED' });
+    expect(sup.restart('b')).toEqual({ ok: false, code: 'NOT_STARTED' });
+    await sup.start();
+    expect(sup.status().map((s) => s.state)).toEqual(['stopped', 'ready']);
+    expect(events.filter((e) => e.type === 'state' && e.server === 'a')).toEqual([]);
+  });
+
   it('after stop() every control call and every tool call answers with a code, and start() spawns nothing', async () => {
     const { sup, events } = f.create(fleetConfig([fixtureServer('a')]));
     await sup.start();
