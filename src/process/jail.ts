@@ -19,6 +19,8 @@ import { type ContainmentKind, pidnsPrefix } from './containment.js';
 
 /** The shell that joins the cgroup: `$1` is the cgroup.procs file, the rest is the real argv, never re-parsed. */
 const TRAMPOLINE = 'echo $$ > "$1" || exit 125; shift; exec "$@"';
+/** The same, for an environment without PWD: a shell exports the PWD it sets, and the child must get only its own. */
+const TRAMPOLINE_NO_PWD = 'echo $$ > "$1" || exit 125; shift; unset PWD; exec "$@"';
 
 let spawns = 0;
 
@@ -46,13 +48,15 @@ export class Jail {
     return new Jail(kind, createCgroup(base, owner, leaf));
   }
 
-  /** The argv that runs `file args` inside this jail, with the same pid as the server will have (but pidns). */
-  wrap(file: string, args: readonly string[]): { file: string; args: string[] } {
-    if (this.kind === 'cgroup')
+  /** The argv that runs `file args` with `env` inside this jail, with the pid the server will have (but pidns). */
+  wrap(file: string, args: readonly string[], env: Record<string, string>): { file: string; args: string[] } {
+    if (this.kind === 'cgroup') {
+      const script = 'PWD' in env ? TRAMPOLINE : TRAMPOLINE_NO_PWD;
       return {
         file: '/bin/sh',
-        args: ['-c', TRAMPOLINE, 'mcp-supervisor', `${this.cgroup}/cgroup.procs`, file, ...args],
+        args: ['-c', script, 'mcp-supervisor', `${this.cgroup}/cgroup.procs`, file, ...args],
       };
+    }
     if (this.kind === 'pidns') {
       const prefix = pidnsPrefix() ?? [];
       return { file: prefix[0] ?? file, args: [...prefix.slice(1), '--', file, ...args] };
@@ -81,9 +85,12 @@ export class Jail {
     return this.init;
   }
 
-  /** Whether anything of it is still running (zombies do not count). */
+  /**
+   * Whether anything of it is still running (zombies do not count). The leader's group counts under `cgroup` too:
+   * until the trampoline has written itself into the cgroup, the group is all there is of it.
+   */
   alive(): boolean {
-    if (this.cgroup !== undefined) return cgroupPopulated(this.cgroup);
+    if (this.cgroup !== undefined && cgroupPopulated(this.cgroup)) return true;
     if (!this.leader) return false;
     if (this.init && sameProcess(this.init.pid, this.init.procStart)) return true;
     return groupMembers(this.leader.pid, this.leader.procStart).length > 0;
@@ -92,15 +99,13 @@ export class Jail {
   /** SIGTERM to every member: a chance to exit cleanly before `kill()`. */
   terminate(): void {
     if (this.cgroup !== undefined) signalCgroup(this.cgroup, 'SIGTERM');
-    else this.signalGroup('SIGTERM');
+    this.signalGroup('SIGTERM');
   }
 
   /** SIGKILL to every member at once (cgroup.kill), or to the group and the namespace's init. */
   kill(): void {
-    if (this.cgroup !== undefined) {
-      if (!killCgroup(this.cgroup)) signalCgroup(this.cgroup, 'SIGKILL');
-      return;
-    }
+    // The group too: a stop right after the spawn may come before the trampoline joined the cgroup.
+    if (this.cgroup !== undefined && !killCgroup(this.cgroup)) signalCgroup(this.cgroup, 'SIGKILL');
     this.findInit();
     if (this.init && sameProcess(this.init.pid, this.init.procStart)) signalPid(this.init.pid, 'SIGKILL');
     this.signalGroup('SIGKILL');

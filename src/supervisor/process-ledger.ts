@@ -176,8 +176,9 @@ export function unsafeGroup(pgid: number): boolean {
 export function reapAll(): number {
   let n = 0;
   for (const entry of live.values()) {
-    if (entry.cgroup !== undefined && killCgroup(entry.cgroup)) n++;
-    else if (!unsafeGroup(entry.pgid) && signalGroup(entry.pgid, 'SIGKILL')) n++;
+    // The group as well as the cgroup: a server spawned a moment ago may not have joined its cgroup yet.
+    const killed = entry.cgroup !== undefined && killCgroup(entry.cgroup);
+    if ((!unsafeGroup(entry.pgid) && signalGroup(entry.pgid, 'SIGKILL')) || killed) n++;
     if (entry.init && sameProcess(entry.init.pid, entry.init.procStart)) signalPid(entry.init.pid, 'SIGKILL');
     live.delete(entry.pgid);
   }

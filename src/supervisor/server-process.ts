@@ -83,7 +83,7 @@ export class ServerProcess {
       return;
     }
     this.jail = launch.jail;
-    const argv = launch.jail.wrap(launch.file, spec.args);
+    const argv = launch.jail.wrap(launch.file, spec.args, spec.env);
     this.child = spawn(argv.file, argv.args, {
       cwd: spec.cwd,
       env: spec.env,
