@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { allGone, cliProcesses, ensureBuilt, fixturePids, pidOf, writeFixtureConfig } from './helpers.js';
@@ -55,6 +55,23 @@ describe('mcp-supervisor call', () => {
     expect(Date.now() - t0).toBeLessThan(4500);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^ERROR: server 'fx' did not become ready within 1000 ms\n$/);
+    expect(await allGone(fixturePids(dir))).toBe(true);
+  });
+
+  it('without --timeout, the startup budget and the restart limit end a server that never becomes ready', async () => {
+    const dir = cli.tempDir();
+    const path = writeFixtureConfig(dir, [
+      { id: 'fx', flags: ['--hang-initialize'], timeouts: '{ startup: 300ms, call: 60s, shutdown: 1s }' },
+    ]);
+    // Each attempt outlasts the window: only the count of failed starts in a row can end this.
+    const yaml = readFileSync(path, 'utf8').replace(
+      'restart: { policy: on-failure,',
+      'restart: { limit: { maxRestarts: 2, window: 100ms }, policy: on-failure,',
+    );
+    writeFileSync(path, yaml);
+    const r = await cli.runCli(['call', path, 'fx.echo', '--trust-all']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("ERROR: server 'fx' is failed: did not become ready in 3 starts in a row\n");
     expect(await allGone(fixturePids(dir))).toBe(true);
   });
 
