@@ -20,8 +20,13 @@ describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => 
     const dir = cli.tempDir();
     const config = writeFixtureConfig(dir, [{ id: 'alpha' }, { id: 'beta' }]);
     const run = cli.spawnCli(['run', config, '--trust-all', '--ui', '0']);
-    await run.waitFor(/inspector UI at http:\/\/127\.0\.0\.1:\d+\//);
-    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(run.stderr())![0];
+    await run.waitFor(/inspector UI at http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/);
+    const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(run.stderr())![0];
+    const { origin, searchParams } = new URL(url);
+    const token = searchParams.get('token')!;
+    // Without the run's token nothing of the fleet is served: the page, the API and the stream are refused.
+    for (const path of ['/', '/api/status', '/api/statechart', '/events'])
+      expect((await fetch(`${origin}${path}`)).status, path).toBe(403);
     await run.waitFor(/msg=started/);
     const page = await browser.newPage();
     await page.goto(url);
@@ -31,7 +36,7 @@ describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => 
       'true',
     );
 
-    const status = (await (await fetch(`${url}api/status`)).json()) as {
+    const status = (await (await fetch(`${origin}/api/status?token=${token}`)).json()) as {
       servers: Array<{ id: string; pid: number }>;
     };
     const beta = status.servers.find((s) => s.id === 'beta')!;

@@ -119,7 +119,7 @@ describe('mcp-supervisor run (no TTY)', () => {
     const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
     const p = cli.spawnCli(['run', config, '--trust-all', '--ui']);
     await p.waitFor(/event=log msg=started/);
-    const url = /msg="inspector UI at (http:\/\/127\.0\.0\.1:\d+\/)"/.exec(p.stderr())?.[1];
+    const url = /msg="inspector UI at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)"/.exec(p.stderr())?.[1];
     expect(url).toBeDefined();
     const page = await fetch(url!);
     expect(page.status).toBe(200);

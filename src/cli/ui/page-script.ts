@@ -5,6 +5,9 @@
 export const PAGE_SCRIPT = String.raw`
 var MAX_ROWS = 200;
 var ui = { graph: null, graphText: '', cards: {}, skew: 0, boot: '', seq: 0, es: null, retryMs: 1000 };
+// The per-run token the page was opened with; every request of the page carries it, or the server answers 403.
+var TOKEN = new URLSearchParams(location.search).get('token') || '';
+function authed(path) { return path + '?token=' + encodeURIComponent(TOKEN); }
 
 function $(id) { return document.getElementById(id); }
 function el(tag, attrs, text) {
@@ -183,7 +186,7 @@ function setGraph(graph) {
 }
 
 function loadGraph() {
-  return fetch('/api/statechart', { cache: 'no-store' })
+  return fetch(authed('/api/statechart'), { cache: 'no-store' })
     .then(function (r) { return r.ok ? r.json() : null; })
     .then(function (g) { if (g) setGraph(g); })
     .catch(function () {});
@@ -197,7 +200,7 @@ function setConn(state, text) {
 
 function connect() {
   setConn('connecting', 'connecting\u2026');
-  var es = new EventSource('/events');
+  var es = new EventSource(authed('/events'));
   ui.es = es;
   es.addEventListener('open', function () {
     ui.retryMs = 1000;

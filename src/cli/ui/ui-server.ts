@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerStatus, SupervisorEvent } from '../../supervisor/types.js';
@@ -18,11 +19,19 @@ export interface UiServerOptions {
   port?: number;
   /** Loopback only: '127.0.0.1' (default), '::1' or 'localhost'. */
   host?: string;
+  /** The access token; a fresh random one by default (given, it lets a restarted inspector keep its open pages). */
+  token?: string;
 }
 
 /** A running inspector. */
 export interface UiServer {
+  /** The page's address, token included (`http://127.0.0.1:<port>/?token=…`): what a person opens. */
   url: string;
+  /**
+   * Every request must carry it as `?token=`, or gets 403: the page shows stderr tails and command lines, which
+   * can hold secrets, and any local user or program can reach a loopback port.
+   */
+  token: string;
   port: number;
   close(): Promise<void>;
 }
@@ -63,8 +72,9 @@ export async function startUiServer(source: UiSource, opts: UiServerOptions = {}
     throw new UiServerError('ui_bad_port', `UI port must be an integer 0-65535, got ${String(port)}`);
   }
 
+  const token = opts.token ?? randomBytes(24).toString('base64url');
   const hub = new SseHub(source);
-  const server = createServer((req, res) => handle(req, res, source, hub));
+  const server = createServer((req, res) => handle(req, res, source, hub, token));
   server.keepAliveTimeout = 1000;
   try {
     await listen(server, port, bindHost);
@@ -73,7 +83,7 @@ export async function startUiServer(source: UiSource, opts: UiServerOptions = {}
     throw err;
   }
   const bound = (server.address() as AddressInfo).port;
-  const url = `http://${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${bound}/`;
+  const url = `http://${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${bound}/?token=${token}`;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -84,7 +94,7 @@ export async function startUiServer(source: UiSource, opts: UiServerOptions = {}
     });
     return closing;
   };
-  return { url, port: bound, close };
+  return { url, token, port: bound, close };
 }
 
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<void> {
@@ -107,7 +117,13 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
   });
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, source: UiSource, hub: SseHub): void {
+function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  source: UiSource,
+  hub: SseHub,
+  token: string,
+): void {
   const hostName = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
   if (!HOST_NAMES.has(hostName)) {
     send(res, 403, 'text/plain', 'forbidden host\n');
@@ -117,6 +133,10 @@ function handle(req: IncomingMessage, res: ServerResponse, source: UiSource, hub
   const known = path === '/' || path === '/api/status' || path === '/api/statechart' || path === '/events';
   if (!known) {
     send(res, 404, 'text/plain', 'not found\n');
+    return;
+  }
+  if (!tokenMatches(req.url ?? '/', token)) {
+    send(res, 403, 'text/plain', 'forbidden: open the URL the supervisor printed, with its token\n');
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -141,6 +161,17 @@ function handle(req: IncomingMessage, res: ServerResponse, source: UiSource, hub
       return;
     }
   }
+}
+
+function tokenMatches(url: string, token: string): boolean {
+  let given: Buffer;
+  try {
+    given = Buffer.from(new URL(url, 'http://x').searchParams.get('token') ?? '', 'utf8');
+  } catch {
+    return false;
+  }
+  const wanted = Buffer.from(token, 'utf8');
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
 function sendJson(res: ServerResponse, body: () => unknown): void {

@@ -153,6 +153,10 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
 
     const origin = new URL(ui!.url).origin;
     expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:'))).toEqual([]);
+    // Every request of the page carries the run's token: the page keeps it for its own fetches and stream.
+    const own = requests.filter((u) => u.startsWith(origin));
+    expect(own.length).toBeGreaterThanOrEqual(3);
+    for (const u of own) expect(new URL(u).searchParams.get('token'), u).toBe(ui!.token);
     expect(problems).toEqual([]);
   });
 
@@ -160,16 +164,27 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     const source = new FakeSource(sampleFleet());
     const p = await open(source);
     await expect.poll(() => attr(p, 'connection', 'data-state')).toBe('live');
-    const port = ui!.port;
+    const { port, token } = ui!;
     await ui!.close();
     ui = undefined;
     await expect.poll(() => attr(p, 'connection', 'data-state')).not.toBe('live');
 
     source.servers[2]!.state = 'stopped';
-    ui = await startUiServer(source, { port });
+    // Same port and token, as a restarted run would give its open page only if it kept both.
+    ui = await startUiServer(source, { port, token });
     await expect.poll(() => text(p, 'server-state-git'), { timeout: 10_000 }).toBe('stopped');
     expect(await attr(p, 'chart-node-git-stopped', 'data-active')).toBe('true');
     expect(await attr(p, 'connection', 'data-state')).toBe('live');
+  });
+
+  it('shows nothing of the fleet to a page opened without the token', async () => {
+    const source = new FakeSource(sampleFleet());
+    ui = await startUiServer(source);
+    page = await browser.newPage();
+    const response = await page.goto(new URL(ui.url).origin);
+    expect(response?.status()).toBe(403);
+    expect(await page.content()).not.toContain('search');
+    expect(await page.getByTestId('fleet').count()).toBe(0);
   });
 
   it('renders hostile ids and stderr as text, never as markup', async () => {

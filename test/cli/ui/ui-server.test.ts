@@ -52,6 +52,9 @@ function raw(
   });
 }
 
+/** The address of an endpoint of `ui`, with its token. */
+const at = (ui: UiServer, path: string) => `http://127.0.0.1:${ui.port}/${path}?token=${ui.token}`;
+
 const statusOf = (data: string | undefined): ServerStatus[] =>
   (JSON.parse(data ?? '{}') as { servers?: ServerStatus[] }).servers ?? [];
 
@@ -59,7 +62,7 @@ describe('startUiServer routes', () => {
   it('serves the status as { servers, now }', async () => {
     const { ui, source } = await start();
     const before = Date.now();
-    const res = await fetch(`${ui.url}api/status`);
+    const res = await fetch(`${at(ui, 'api/status')}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await res.json()) as { servers: ServerStatus[]; now: number };
@@ -70,7 +73,7 @@ describe('startUiServer routes', () => {
 
   it('serves the statechart graph as JSON', async () => {
     const { ui, source } = await start();
-    const body = await (await fetch(`${ui.url}api/statechart`)).json();
+    const body = await (await fetch(`${at(ui, 'api/statechart')}`)).json();
     expect(body).toEqual(source.statechart);
     expect(JSON.stringify(body)).toContain('"key":"backoff"');
   });
@@ -90,18 +93,46 @@ describe('startUiServer routes', () => {
 
   it('answers 404 to anything else, 405 to other methods and 403 to a foreign Host header', async () => {
     const { ui } = await start();
-    expect((await fetch(`${ui.url}nope`)).status).toBe(404);
-    expect((await fetch(`${ui.url}api/status/x`)).status).toBe(404);
-    expect((await fetch(`${ui.url}api/status`, { method: 'POST' })).status).toBe(405);
-    expect((await raw(`${ui.url}api/status`, { host: 'evil.example:80' })).status).toBe(403);
-    expect((await raw(`${ui.url}api/status`, { host: `localhost:${ui.port}` })).status).toBe(200);
+    expect((await fetch(`${at(ui, 'nope')}`)).status).toBe(404);
+    expect((await fetch(`${at(ui, 'api/status/x')}`)).status).toBe(404);
+    expect((await fetch(`${at(ui, 'api/status')}`, { method: 'POST' })).status).toBe(405);
+    expect((await raw(`${at(ui, 'api/status')}`, { host: 'evil.example:80' })).status).toBe(403);
+    expect((await raw(`${at(ui, 'api/status')}`, { host: `localhost:${ui.port}` })).status).toBe(200);
+  });
+});
+
+describe('startUiServer access token', () => {
+  it('answers 403 to every endpoint without the token or with a wrong one, and serves it with the token', async () => {
+    const { ui } = await start();
+    const base = `http://127.0.0.1:${ui.port}/`;
+    for (const path of ['', 'api/status', 'api/statechart', 'events']) {
+      expect((await raw(`${base}${path}`)).status, path).toBe(403);
+      expect((await raw(`${base}${path}?token=`)).status, path).toBe(403);
+      expect((await raw(`${base}${path}?token=${ui.token.slice(0, -1)}x`)).status, path).toBe(403);
+      expect((await raw(`${base}${path}?tok=${ui.token}`)).status, path).toBe(403);
+    }
+    expect((await fetch(ui.url)).status).toBe(200);
+    expect((await fetch(at(ui, 'api/status'))).status).toBe(200);
+    const es = await events(at(ui, 'events'));
+    await es.until((f) => f.some((x) => x.event === 'status'));
+  });
+
+  it('makes a fresh random token for every start, unless one is given', async () => {
+    const a = (await start()).ui;
+    const b = (await start()).ui;
+    expect(a.token).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(a.token).not.toBe(b.token);
+    expect(new URL(a.url).searchParams.get('token')).toBe(a.token);
+    const given = await startUiServer(new FakeSource([]), { token: 'kept-across-restarts' });
+    servers.push(given);
+    expect((await fetch(at(given, 'api/status'))).status).toBe(200);
   });
 });
 
 describe('startUiServer event stream', () => {
   it('sends the full status first, then supervisor events in order, then a status reflecting them', async () => {
     const { ui, source } = await start();
-    const es = await events(`${ui.url}events`);
+    const es = await events(`${at(ui, 'events')}`);
     expect(es.headers?.['content-type']).toMatch(/^text\/event-stream/);
     await es.until((f) => f.some((x) => x.event === 'status'));
     const first = es.frames.find((f) => f.event !== undefined);
@@ -126,7 +157,7 @@ describe('startUiServer event stream', () => {
 
   it('throttles status pushes to at most 10 a second and still sends the last state', async () => {
     const { ui, source } = await start();
-    const es = await events(`${ui.url}events`);
+    const es = await events(`${at(ui, 'events')}`);
     await es.until((f) => f.some((x) => x.event === 'status'));
     const t0 = Date.now();
     const cycle = ['spawning', 'handshaking', 'ready', 'wedged'] as const;
@@ -150,13 +181,13 @@ describe('startUiServer event stream', () => {
     source.transition('search', 'spawning');
     source.transition('search', 'handshaking');
     source.transition('search', 'ready');
-    const late = await events(`${ui.url}events`);
+    const late = await events(`${at(ui, 'events')}`);
     await late.until((f) => f.filter((x) => x.event === 'supervisor').length === 3);
     expect(late.frames.findIndex((f) => f.event === 'status')).toBeLessThan(
       late.frames.findIndex((f) => f.event === 'supervisor'),
     );
     const secondId = late.named('supervisor')[1]?.id ?? '';
-    const resumed = await events(`${ui.url}events`, { 'last-event-id': secondId });
+    const resumed = await events(`${at(ui, 'events')}`, { 'last-event-id': secondId });
     await resumed.until((f) => f.some((x) => x.event === 'supervisor'));
     await new Promise((r) => setTimeout(r, 50));
     expect(resumed.named('supervisor').map((f) => f.id)).toEqual([late.named('supervisor')[2]?.id]);
@@ -177,7 +208,7 @@ describe('startUiServer binding and shutdown', () => {
   it('binds localhost to 127.0.0.1 and picks a free port for 0', async () => {
     const ui = await startUiServer(new FakeSource([]), { host: 'localhost', port: 0 });
     servers.push(ui);
-    expect(ui.url).toBe(`http://127.0.0.1:${ui.port}/`);
+    expect(ui.url).toBe(`http://127.0.0.1:${ui.port}/?token=${ui.token}`);
     expect(ui.port).toBeGreaterThan(0);
     const taken = await startUiServer(new FakeSource([]), { port: ui.port }).catch((e: unknown) => e);
     expect((taken as UiServerError).code).toBe('ui_port_in_use');
@@ -185,14 +216,14 @@ describe('startUiServer binding and shutdown', () => {
 
   it('close() is idempotent, ends open streams and unsubscribes', async () => {
     const { ui, source } = await start();
-    const es = await events(`${ui.url}events`);
+    const es = await events(`${at(ui, 'events')}`);
     await es.until((f) => f.some((x) => x.event === 'status'));
     expect(source.listeners.size).toBe(1);
     await Promise.all([ui.close(), ui.close()]);
     await ui.close();
     await es.until(() => es.ended);
     expect(source.listeners.size).toBe(0);
-    await expect(fetch(`${ui.url}api/status`)).rejects.toThrow();
+    await expect(fetch(`${at(ui, 'api/status')}`)).rejects.toThrow();
   });
 
   it('never keeps the process alive after close, even with a stream open', async () => {
@@ -201,7 +232,7 @@ describe('startUiServer binding and shutdown', () => {
       const { startUiServer } = await import(${JSON.stringify(entry)});
       const http = await import('node:http');
       const ui = await startUiServer({ status: () => [], subscribe: () => () => {}, statechart: { id: 'm', key: 'm', type: 'atomic', children: [], transitions: [] } });
-      await new Promise((resolve) => http.get(ui.url + 'events', (res) => res.once('data', resolve)));
+      await new Promise((resolve) => http.get(new URL('/events?token=' + ui.token, ui.url), (res) => res.once('data', resolve)));
       await ui.close();
       console.log('closed');
     `;
