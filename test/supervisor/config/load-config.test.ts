@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/supervisor/config/config-error.js';
+import { DEFAULT_SERVER_LIMITS } from '../../../src/supervisor/config/limits.js';
 import { loadConfig } from '../../../src/supervisor/config/parse-config.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -73,7 +74,7 @@ describe('loadConfig: files and paths', () => {
   it('reads a BOM-prefixed file with its positions intact', async () => {
     const file = write('bom.yaml', '\uFEFFservers:\n  a: { command: x, bogus: 1 }\n');
     expect(await problemsOf(loadConfig(file))).toEqual([
-      `${file}:2:20 servers.a.bogus: unknown key (expected one of: type, command, args, cwd, env, inheritEnv, disabled, restart, timeouts, health, maxResultBytes, manifest, scopes_required, tools, roots)`,
+      `${file}:2:20 servers.a.bogus: unknown key (expected one of: type, command, args, cwd, env, inheritEnv, disabled, restart, timeouts, health, maxResultBytes, manifest, scopes_required, tools, roots, limits)`,
     ]);
   });
 });
@@ -216,6 +217,13 @@ describe('loadConfig: fixtures', () => {
             { name: 'list_files', scopesRequired: [] },
           ],
           roots: ['file:///srv/data'],
+          limits: {
+            queueBytes: 4 * 1024 * 1024,
+            requestRate: 20,
+            requestBurst: 40,
+            listBytes: 8 * 1024 * 1024,
+            listPages: 100,
+          },
         },
         {
           id: 'notes',
@@ -233,6 +241,7 @@ describe('loadConfig: fixtures', () => {
           timeouts: { startupMs: 30_000, callMs: 60_000, shutdownMs: 5000 },
           health: { intervalMs: 30_000, timeoutMs: 5000, failureThreshold: 3 },
           maxResultBytes: 1_048_576,
+          limits: DEFAULT_SERVER_LIMITS,
           scopesRequired: [],
           tools: [],
         },

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are the subject of these tests, written literally on purpose
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/supervisor/config/config-error.js';
+import { DEFAULT_SERVER_LIMITS } from '../../../src/supervisor/config/limits.js';
 import { type ParseConfigOptions, parseConfig } from '../../../src/supervisor/config/parse-config.js';
 import type { ServerConfig } from '../../../src/supervisor/config/types.js';
 
@@ -136,6 +137,7 @@ describe('parseConfig: defaults', () => {
         { name: 'write_file', description: 'Writes.', scopesRequired: ['mcp.write'] },
       ],
       roots: ['file:///srv/data', 'file:///C:/data'],
+      limits: DEFAULT_SERVER_LIMITS,
     });
   });
 
@@ -489,6 +491,45 @@ describe('parseConfig: Claude Desktop and VS Code shapes', () => {
   it('refuses a non-list inputs', () => {
     expect(problemsOf('inputs: {}\nservers: { a: { command: x } }\n')).toEqual([
       'c.yaml:1:1 inputs: expected a list, not a mapping',
+    ]);
+  });
+});
+
+describe('parseConfig: limits', () => {
+  it('reads the queue and listing sizes, the request rate and the page bound', () => {
+    const server = onlyServer(
+      [
+        'servers:',
+        '  a:',
+        '    command: x',
+        '    limits: { queue: 1MiB, requests: { rate: 2.5, burst: 10 }, listing: { bytes: 4MiB, pages: 50 } }',
+      ].join('\n'),
+    );
+    expect(server.limits).toEqual({
+      queueBytes: 1_048_576,
+      requestRate: 2.5,
+      requestBurst: 10,
+      listBytes: 4_194_304,
+      listPages: 50,
+    });
+  });
+
+  it('locates a bad bound at its field', () => {
+    expect(
+      problemsOf(
+        [
+          'servers:',
+          '  a:',
+          '    command: x',
+          '    limits: { queue: 1KiB, requests: { rate: 0, burst: 0 }, listing: { pages: 0, rows: 1 } }',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      'c.yaml:4:15 servers.a.limits.queue: must be at least 65536',
+      'c.yaml:4:40 servers.a.limits.requests.rate: must be more than 0',
+      'c.yaml:4:49 servers.a.limits.requests.burst: must be at least 1',
+      'c.yaml:4:72 servers.a.limits.listing.pages: must be at least 1',
+      'c.yaml:4:82 servers.a.limits.listing.rows: unknown key (expected one of: bytes, pages)',
     ]);
   });
 });
