@@ -5,7 +5,7 @@ import { formatLogLine, type LogFormat, type LogValue } from './logfmt.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
-const TAIL_CHARS = 300;
+const TAIL_CHARS = 400;
 
 /** Writes structured log lines (one per record) to a stream, stderr by default: never to stdout. */
 export class EventLog {
@@ -78,8 +78,13 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
   }
 }
 
-/** The end of a stderr tail, newlines folded, short enough for one log line. */
+/**
+ * Both ends of a stderr tail, newlines folded, short enough for one log line: the start is where a server that
+ * failed to start says why ("Cannot find module …"), the end is what it said last.
+ */
 export function lastLines(tail: string): string {
   const folded = tail.trim().replace(/\s*\n\s*/g, ' | ');
-  return folded.length > TAIL_CHARS ? `…${folded.slice(-TAIL_CHARS)}` : folded;
+  if (folded.length <= TAIL_CHARS) return folded;
+  const head = Math.floor(TAIL_CHARS * 0.6);
+  return `${folded.slice(0, head)} … ${folded.slice(head - TAIL_CHARS)}`;
 }

@@ -1,0 +1,29 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventRecord, lastLines } from '../../src/cli/event-log.js';
+import { fixtureConnections } from '../supervisor/helpers.js';
+
+const fx = fixtureConnections();
+afterEach(fx.reap);
+
+describe('the stderr of an exit in a log line', () => {
+  it('keeps the cause a server printed first, before its long stack, and its last line', async () => {
+    const exit = await fx.open(['--throw-at-start', '400']).exited;
+    const { level, fields } = eventRecord({
+      type: 'exit',
+      server: 'fx',
+      code: exit.code,
+      signal: exit.signal,
+      reason: exit.reason,
+      stderrTail: exit.stderrTail,
+      at: Date.now(),
+    });
+    expect(level).toBe('warn');
+    expect(fields.stderr).toContain("Error: Cannot find module 'fixture-missing-dependency'");
+    expect(fields.stderr).toMatch(/Node\.js v\d+\S*$/);
+    expect(String(fields.stderr).length).toBeLessThanOrEqual(410);
+  });
+
+  it('folds a short tail whole', () => {
+    expect(lastLines('one\ntwo\n')).toBe('one | two');
+  });
+});
