@@ -32,20 +32,22 @@ export async function withFileLock<T>(
   for (;;) {
     if (await tryAcquire(lock, entry)) break;
     const holder = await holderOf(lock);
-    if (holder.kind === 'free') continue;
-    if (holder.kind === 'dead') {
-      await removeDead(lock, holder);
-      continue;
-    }
+    if (holder.kind === 'dead') await removeDead(lock, holder);
     if (Date.now() >= end) {
+      const who = holder.kind === 'live' ? (holder.pid ?? '(unknown)') : '(none found)';
       throw new TrustStoreError(
         'locked',
         path,
-        `trust store ${path} is locked by process ${holder.pid ?? '(unknown)'} (${lock}); remove the lock if that process is gone`,
+        `trust store ${path} is locked by process ${who} (${lock}); remove the lock if that process is gone`,
       );
     }
-    await new Promise((r) => setTimeout(r, wait));
-    wait = Math.min(wait * 2, 100);
+    // A lock just freed or taken over is tried again at once; a live holder is waited for.
+    if (holder.kind === 'live') {
+      await new Promise((r) => setTimeout(r, wait));
+      wait = Math.min(wait * 2, 100);
+    } else {
+      await new Promise((r) => setImmediate(r));
+    }
   }
   try {
     return await op();
@@ -97,11 +99,13 @@ async function holderOf(lock: string): Promise<Holder> {
     const m = /^(\d+)\.[0-9a-f]+$/.exec(name);
     return m ? [{ name, pid: Number(m[1]) }] : [];
   });
-  if (holders.length === 0) {
+  if (names.length === 0) {
     // Emptied by a release (or a takeover) that has not removed it yet: a rename in works all the same.
     await rmdir(lock).catch(() => {});
     return { kind: 'free' };
   }
+  // Something else put files there: nobody can tell it is free, so it is waited for like a live holder.
+  if (holders.length === 0) return { kind: 'live', pid: undefined };
   const dead = holders.filter((h) => !alive(h.pid)).map((h) => h.name);
   if (dead.length === holders.length) return { kind: 'dead', entries: dead, legacy: false };
   return { kind: 'live', pid: holders.find((h) => alive(h.pid))?.pid };

@@ -118,6 +118,13 @@ describe('the trust store lock', () => {
     expect(existsSync(`${store}.lock`)).toBe(false);
   }, 60_000);
 
+  it('gives up on a lock holding a file it does not understand, instead of spinning', async () => {
+    mkdirSync(`${store}.lock`);
+    writeFileSync(join(`${store}.lock`, 'stray'), '');
+    const err = await withFileLock(store, async () => 'never', { timeoutMs: 50 }).catch((e) => e);
+    expect((err as TrustStoreError).code).toBe('locked');
+  });
+
   it('gives up with a locked error naming the live holder, instead of hanging', async () => {
     staleLock(process.pid);
     const err = await withFileLock(store, async () => 'never', { timeoutMs: 50 }).catch((e) => e);
