@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContainmentKind } from '../../src/process/containment.js';
-import type { LedgerEntry } from '../../src/supervisor/process-ledger.js';
+import { type LedgerEntry, procStat } from '../../src/supervisor/process-ledger.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { tempDir } from '../supervisor/helpers.js';
 import {
@@ -74,6 +74,21 @@ describe('after a host SIGKILL, the next start with the same state directory rea
     expect(existsSync(entry.cgroup!)).toBe(false);
     expect(existsSync(join(entry.cgroup!, '..'))).toBe(false);
     expect(events.find((e) => e.type === 'notice')).toMatchObject({ server: 'esc', code: 'REAPED' });
+  });
+
+  // The group's leader (the server, which ignores stdin EOF) is alive with its recorded start time, so its group is
+  // provably ours and is killed; the three that left the group are out of reach, as documented.
+  it('pgroup: the recorded group is killed; escapees that left it survive (documented)', async () => {
+    const { stateDir, entry, pids } = await crashedHost('pgroup');
+    const inGroup = pids.filter((p) => procStat(p)?.pgrp === entry.pgid);
+    expect(inGroup.length).toBe(ALL - 3);
+    const { sup } = f.create(fleetConfig([fixtureServer('next')]), { stateDir });
+    await sup.start();
+    const end = Date.now() + 3000;
+    while (survivors(inGroup).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    expect(survivors(inGroup)).toEqual([]);
+    expect(survivors([entry.pgid])).toEqual([]);
+    expect(survivors(pids).length).toBe(3);
   });
 
   it.runIf(have.pidns)('pidns: the recorded init is killed, and its namespace with it', async () => {
