@@ -249,6 +249,8 @@ export class McpConnection {
   /** Stops the server (close stdin → SIGTERM → SIGKILL to its group); idempotent; resolves with the exit. */
   close(reason = 'stopped', opts: { immediate?: boolean } = {}): Promise<ExitInfo> {
     this.closed = true;
+    // What still waits for 'drain' goes into the stream now, so that closing stdin delivers it before the end.
+    this.queue.release();
     return this.process.stop(reason, opts);
   }
 

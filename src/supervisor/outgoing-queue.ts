@@ -68,6 +68,17 @@ export class OutgoingQueue {
     return 'sent';
   }
 
+  /** Hands every waiting message to the stream at once, for a close that ends the stream behind them. */
+  release(): void {
+    if (this.latched || this.stream.destroyed || !this.stream.writable) {
+      for (const buf of this.waiting) this.queued -= buf.byteLength;
+      this.waiting = [];
+      return;
+    }
+    for (const buf of this.waiting) this.push(buf);
+    this.waiting = [];
+  }
+
   private push(buf: Buffer): void {
     const n = buf.byteLength;
     try {

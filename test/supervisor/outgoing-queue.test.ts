@@ -31,6 +31,20 @@ describe('OutgoingQueue', () => {
     expect(Buffer.concat(got).toString()).toBe(line.repeat(10));
   });
 
+  it('on release, hands what waits for drain to the stream, so an end right after still delivers it', async () => {
+    const stream = unread();
+    const q = new OutgoingQueue(stream, 64 * 1024, () => {});
+    const line = `${'v'.repeat(599)}\n`;
+    for (let i = 0; i < 10; i++) q.write(line);
+    q.release();
+    stream.end();
+    const got: Buffer[] = [];
+    stream.on('data', (c: Buffer) => got.push(c));
+    await new Promise((r) => stream.once('end', r));
+    expect(Buffer.concat(got).toString()).toBe(line.repeat(10));
+    expect(q.queuedBytes).toBe(0);
+  });
+
   it('refuses what would pass the bound, latches, and reports once', () => {
     const stream = unread();
     const full: number[] = [];
