@@ -72,7 +72,10 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
     case 'untrusted':
       return { level: 'warn', fields: { event: 'untrusted', server: e.server, fingerprint: e.fingerprint } };
     case 'notice':
-      return { level: 'warn', fields: { event: 'notice', server: e.server ?? undefined, msg: e.message } };
+      return {
+        level: 'warn',
+        fields: { event: 'notice', server: e.server ?? undefined, code: e.code, msg: e.message },
+      };
     case 'escalated':
       return { level: 'error', fields: { event: 'escalated', reason: e.reason } };
   }

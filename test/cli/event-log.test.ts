@@ -27,3 +27,17 @@ describe('the stderr of an exit in a log line', () => {
     expect(lastLines('one\ntwo\n')).toBe('one | two');
   });
 });
+
+describe('a coded notice in a log line', () => {
+  it('carries its code as a field of its own, for tools that filter logs', () => {
+    const { level, fields } = eventRecord({
+      type: 'notice',
+      server: 'fx',
+      code: 'QUEUE_FULL',
+      message: 'stopped reading its input',
+      at: 0,
+    });
+    expect(level).toBe('warn');
+    expect(fields).toMatchObject({ event: 'notice', server: 'fx', code: 'QUEUE_FULL' });
+  });
+});
