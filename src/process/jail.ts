@@ -5,6 +5,7 @@ import {
   procStat,
   sameProcess,
   signalPid,
+  uptimeTicks,
 } from '../supervisor/process-ledger.js';
 import {
   cgroupBase,
@@ -32,6 +33,8 @@ let spawns = 0;
 export class Jail {
   private leader: { pid: number; procStart: number } | undefined;
   private init: { pid: number; procStart: number } | undefined;
+  /** When the leader was seen to exit, in /proc clock ticks. */
+  private leaderExit: number | undefined;
 
   private constructor(
     readonly kind: ContainmentKind,
@@ -74,6 +77,11 @@ export class Jail {
     };
   }
 
+  /** Marks the leader as exited and reaped: from now on its pid, and so its group id, may be reused. */
+  leaderGone(): void {
+    this.leaderExit ??= uptimeTicks();
+  }
+
   /** A pid namespace's init (the unshare's one child), once it exists; recorded so a later host can kill it. */
   findInit(): { pid: number; procStart: number } | undefined {
     if (this.kind !== 'pidns' || !this.leader) return undefined;
@@ -93,7 +101,7 @@ export class Jail {
     if (this.cgroup !== undefined && cgroupPopulated(this.cgroup)) return true;
     if (!this.leader) return false;
     if (this.init && sameProcess(this.init.pid, this.init.procStart)) return true;
-    return groupMembers(this.leader.pid, this.leader.procStart).length > 0;
+    return this.groupPids().length > 0;
   }
 
   /** SIGTERM to every member: a chance to exit cleanly before `kill()`. */
@@ -114,7 +122,7 @@ export class Jail {
   /** The pids it holds now (for tests and diagnostics). */
   pids(): number[] {
     if (this.cgroup !== undefined) return cgroupPids(this.cgroup);
-    return this.leader ? groupMembers(this.leader.pid, this.leader.procStart) : [];
+    return this.groupPids();
   }
 
   /** Removes the cgroup once it is empty; false while something is still inside. */
@@ -123,7 +131,20 @@ export class Jail {
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
-    if (!this.leader) return;
-    for (const pid of groupMembers(this.leader.pid, this.leader.procStart)) signalPid(pid, signal);
+    for (const pid of this.groupPids()) signalPid(pid, signal);
+  }
+
+  /**
+   * The members of the leader's group that are provably ours. While the leader lives, the group id is its pid and
+   * cannot be anyone else's. Once it is gone, the id stays ours only while the group never emptied: that holds as
+   * long as a member that started before the leader's exit is alive. When none is, the id may have been reused by
+   * an unrelated group, and nothing in it is touched.
+   */
+  private groupPids(): number[] {
+    if (!this.leader) return [];
+    const members = groupMembers(this.leader.pid, this.leader.procStart);
+    const exit = this.leaderExit;
+    if (exit !== undefined && !members.some((m) => m.startTime <= exit)) return [];
+    return members.map((m) => m.pid);
   }
 }

@@ -128,22 +128,22 @@ export function sameProcess(pid: number, procStart: number | undefined): boolean
 }
 
 /**
- * The live members of group `pgid` that started no earlier than `since` (the leader's start): a process in the
- * group that is older than its leader cannot be one of its descendants.
+ * The live members of group `pgid` that started no earlier than `since` (the leader's start), with their start
+ * times: a process in the group that is older than its leader cannot be one of its descendants.
  */
-export function groupMembers(pgid: number, since: number): number[] {
+export function groupMembers(pgid: number, since: number): Array<{ pid: number; startTime: number }> {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return [];
   }
-  const out: number[] = [];
+  const out: Array<{ pid: number; startTime: number }> = [];
   for (const entry of entries) {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
     const stat = procStat(Number(entry));
     if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X' && stat.startTime >= since)
-      out.push(Number(entry));
+      out.push({ pid: Number(entry), startTime: stat.startTime });
   }
   return out;
 }
@@ -163,6 +163,15 @@ export function childrenOf(pid: number): number[] {
       const stat = procStat(p);
       return stat !== undefined && stat.ppid === pid && stat.state !== 'Z';
     });
+}
+
+/** Clock ticks since boot now, in the unit of /proc/<pid>/stat start times (USER_HZ, 100 on Linux). */
+export function uptimeTicks(): number {
+  try {
+    return Math.floor(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 100);
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 /** A group id that must never be signalled as a whole: 0 and 1 mean "my group" and "everything", and our own. */

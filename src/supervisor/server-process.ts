@@ -196,6 +196,7 @@ export class ServerProcess {
       this.io.stderr.destroy();
       this.io.stdin.destroy();
     });
+    this.jail?.leaderGone();
     if (this.pid !== undefined && this.jail) this.leftovers = this.reapLeftovers(this.pid, this.jail);
     else this.jail?.release();
     return this.exit;
