@@ -4,7 +4,7 @@ import { type DecodedEvent, StreamDecoder } from '../workers/stream-decoder.js';
 import { DEFAULT_SERVER_LIMITS } from './config/limits.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import { isNotification, isRequest, isResponse, type JsonRpcMessage } from './json-rpc.js';
-import { OutgoingQueue, type WriteOutcome } from './outgoing-queue.js';
+import { OutgoingQueue, queueFullError, type WriteOutcome } from './outgoing-queue.js';
 import { PendingRequests, type ResultMode } from './pending-requests.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
 import { type ExitInfo, ServerProcess } from './server-process.js';
@@ -75,7 +75,6 @@ export class McpConnection {
   private closed = false;
   private initResult: InitializeResult | undefined;
   private exitInfo: ExitInfo | undefined;
-  private fullAt = 0;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.process = ServerProcess.spawn({
@@ -96,7 +95,7 @@ export class McpConnection {
     );
     this.pending = new PendingRequests(
       (m) => this.write(m),
-      () => this.queueFullError(),
+      () => queueFullError(this.opts.serverId, this.queue),
     );
     this.serverRequests = new ServerRequestHandler(
       opts.roots,
@@ -260,19 +259,11 @@ export class McpConnection {
   }
 
   private onQueueFull(queuedBytes: number): void {
-    this.fullAt = queuedBytes;
     // Nothing waiting can be answered by a server that reads nothing: fail them now, not at their timeouts.
-    this.pending.failAll(this.queueFullError());
+    this.pending.failAll(queueFullError(this.opts.serverId, this.queue));
     this.emit({ type: 'queue_full', queuedBytes, limitBytes: this.queue.limit });
   }
 
-  private queueFullError(): SupervisorError {
-    return new SupervisorError(
-      'QUEUE_FULL',
-      `server '${this.opts.serverId}' stopped reading its input: ${formatBytes(this.fullAt)} queued for it, ` +
-        `over its bound of ${formatBytes(this.queue.limit)}`,
-    );
-  }
 
   private onDecoded(e: DecodedEvent): void {
     switch (e.kind) {
@@ -329,12 +320,6 @@ export function exitError(exit: ExitInfo, when: string): SupervisorError {
   const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
   const tail = exit.stderrTail ? `; stderr: ${lastLine(exit.stderrTail)}` : '';
   return new SupervisorError('SERVER_EXITED', `server exited (${how}) ${when}${tail}`);
-}
-
-function formatBytes(n: number): string {
-  const MiB = 1024 * 1024;
-  if (n >= MiB) return `${Number((n / MiB).toFixed(1))} MiB`;
-  return `${Number((n / 1024).toFixed(1))} KiB`;
 }
 
 function lastLine(text: string): string {

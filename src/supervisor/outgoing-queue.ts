@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { SupervisorError } from './errors.js';
 
 /** What became of one message handed to the queue. */
 export type WriteOutcome = 'sent' | 'full' | 'closed';
@@ -15,6 +16,7 @@ export class OutgoingQueue {
   private blocked = false;
   private latched = false;
   private dropped = 0;
+  private queuedWhenFull = 0;
 
   constructor(
     private readonly stream: Writable,
@@ -43,6 +45,11 @@ export class OutgoingQueue {
     return this.limitBytes;
   }
 
+  /** What was queued when the bound was hit (0 before). */
+  get queuedAtFull(): number {
+    return this.queuedWhenFull;
+  }
+
   /** Queues one line; refuses it (and everything after it) when it would not fit. One message always fits an empty queue. */
   write(line: string): WriteOutcome {
     if (this.latched) {
@@ -55,6 +62,7 @@ export class OutgoingQueue {
       this.latched = true;
       this.dropped++;
       const queued = this.queued;
+      this.queuedWhenFull = queued;
       // Nothing queued can reach a server that reads nothing and will be killed: let it all go now, the stream's
       // own buffer too, rather than hold it until the process is gone.
       this.waiting = [];
@@ -95,4 +103,19 @@ export class OutgoingQueue {
     this.blocked = false;
     while (!this.blocked && this.waiting.length > 0) this.push(this.waiting.shift()!);
   }
+}
+
+/** The error every call to a server whose queue is full resolves with. */
+export function queueFullError(serverId: string, queue: OutgoingQueue): SupervisorError {
+  return new SupervisorError(
+    'QUEUE_FULL',
+    `server '${serverId}' stopped reading its input: ${formatBytes(queue.queuedAtFull)} queued for it, ` +
+      `over its bound of ${formatBytes(queue.limit)}`,
+  );
+}
+
+function formatBytes(n: number): string {
+  const MiB = 1024 * 1024;
+  if (n >= MiB) return `${Number((n / MiB).toFixed(1))} MiB`;
+  return `${Number((n / 1024).toFixed(1))} KiB`;
 }
