@@ -17,6 +17,13 @@ export {
 } from './machines/restart-policy.js';
 export { serverMachine } from './machines/server.machine.js';
 export { supervisorMachine } from './machines/supervisor.machine.js';
+// Containment: which mechanisms this machine offers, and why a spawn failed.
+export {
+  availableContainment,
+  type ContainmentKind,
+  type ContainmentSetting,
+} from './process/containment.js';
+export { describeSpawnError, type SpawnError } from './process/preflight.js';
 // Registry: tool names, scopes, manifests.
 export { RegistryError, type RegistryErrorCode } from './registry/errors.js';
 export { formatProblem, type LocatedProblem } from './registry/located-yaml.js';
