@@ -33,6 +33,8 @@ describe('a server that floods requests and never reads its stdin', () => {
     try {
       await sup.start();
       await heap.runFor(FLOOD_MS);
+      // On a loaded machine the first kill may come late; the heap stays watched until it did.
+      await heap.until(() => exits(events, 'queue_full').length > 0, 10_000, 'a kill for a full queue');
     } finally {
       heap.stop();
     }
@@ -47,7 +49,7 @@ describe('a server that floods requests and never reads its stdin', () => {
   });
 
   it('fails a call in flight at once with the coded error once the bound is hit, and counts the failure', async () => {
-    const server = fixtureServer(ID, ['--request-flood', 'ping', '--flood-delay', '300'], {
+    const server = fixtureServer(ID, ['--request-flood', 'ping', '--flood-delay', '1000'], {
       restart: { policy: 'on-failure', limit: { maxRestarts: 0, windowMs: 60_000 } },
       timeouts: { startupMs: 3000, callMs: 8000, shutdownMs: 300 },
     });
