@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cgroupPids } from '../../src/process/cgroup.js';
+import { cgroupBase, cgroupPids } from '../../src/process/cgroup.js';
 import { availableContainment } from '../../src/process/containment.js';
 import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { reapOrphans } from '../../src/supervisor/state-dir.js';
 import { eventually, fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
+import { tempDir } from '../supervisor/helpers.js';
 
 const f = fleets();
 afterEach(() => f.reap());
@@ -34,5 +37,38 @@ describe.runIf(availableContainment().cgroup)('cgroup containment', () => {
     await sup.stop();
     expect(existsSync(second)).toBe(false);
     expect(existsSync(dirname(second))).toBe(false);
+  });
+
+  it('the next start removes the empty cgroup directories a dead host left, and leaves a populated one', async () => {
+    const base = cgroupBase()!;
+    const dead = 999_999_999;
+    const empty = join(base, `mcp-supervisor-${dead}-t${process.pid}`);
+    const full = join(base, `mcp-supervisor-${dead}-u${process.pid}`);
+    mkdirSync(join(empty, 'gone-1'), { recursive: true });
+    mkdirSync(join(full, 'busy-1'), { recursive: true });
+    const sleeper = spawn(
+      '/bin/sh',
+      ['-c', `echo $$ > ${join(full, 'busy-1', 'cgroup.procs')}; exec sleep 60`],
+      {
+        stdio: 'ignore',
+      },
+    );
+    try {
+      await eventually(() => cgroupPids(join(full, 'busy-1')).length === 1, 3000, 'the sleeper to join');
+      const state = tempDir();
+      try {
+        reapOrphans(state.dir);
+      } finally {
+        state.cleanup();
+      }
+      expect(existsSync(empty)).toBe(false);
+      expect(existsSync(join(full, 'busy-1'))).toBe(true);
+    } finally {
+      sleeper.kill('SIGKILL');
+      await eventually(() => cgroupPids(join(full, 'busy-1')).length === 0, 3000, 'the sleeper to die');
+      rmdirSync(join(full, 'busy-1'));
+      rmdirSync(full);
+      if (existsSync(empty)) rmSync(empty, { recursive: true });
+    }
   });
 });

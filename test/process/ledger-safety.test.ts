@@ -125,6 +125,22 @@ describe('a crashed host ledger kills nothing unrelated', () => {
   });
 });
 
+describe('what the next start found is reported', () => {
+  it('a refused ledger entry is a notice event with its code, naming the server', async () => {
+    const stateDir = dir();
+    const groups = [{ pgid: 0, serverId: 'zero', startedAt: 0, procStart: 1 }];
+    writeFileSync(
+      join(stateDir, 'ledger-999999.json'),
+      JSON.stringify({ host: { pid: 999_999, procStart: 1 }, groups }),
+    );
+    const { sup, events } = f.create(fleetConfig([fixtureServer('a')]), { stateDir });
+    await sup.start();
+    expect(events.filter((e) => e.type === 'notice')).toEqual([
+      expect.objectContaining({ server: 'zero', code: 'IGNORED_UNSAFE_PGID' }),
+    ]);
+  });
+});
+
 describe('two supervisors sharing a state directory', () => {
   it("each keeps its own ledger file: one stopping never deletes the other's record", async () => {
     const stateDir = dir();
