@@ -6,6 +6,7 @@ import { type ContainmentKind, type ContainmentSetting, chooseContainment } from
 import { checkScopes } from '../registry/scopes.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { type CallOpts, checkCallInput, clampTimeout } from './call-input.js';
+import { assertLaunchValues } from './config/launch-values.js';
 import type { ServerConfig, SupervisorConfig } from './config/types.js';
 import type { ConnectionEvent, McpConnection } from './connection.js';
 import { errorText } from './errors.js';
@@ -111,6 +112,8 @@ export class Supervisor {
     readonly config: SupervisorConfig,
     private readonly options: SupervisorOptions = {},
   ) {
+    // A config built in code skipped the loader's checks; what spawn would throw on is refused here instead.
+    assertLaunchValues(config);
     this.servers = new Map(config.servers.map((s) => [s.id, s]));
     this.containment = chooseContainment(options.containment ?? config.supervisor.containment ?? 'auto');
     const now = () => options.clock?.now?.() ?? Date.now();

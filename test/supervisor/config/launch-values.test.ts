@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/supervisor/config/config-error.js';
 import { parseConfig } from '../../../src/supervisor/config/parse-config.js';
+import { createSupervisor } from '../../../src/supervisor/supervisor.js';
+import { fixtureServer, fleetConfig } from '../fleet.js';
 
 const NUL = 'contains a NUL byte (\\0), which no command line, environment or path can hold';
 
@@ -51,5 +53,25 @@ describe('parseConfig: values a process launch cannot carry', () => {
     ]);
     const json = '{ "mcpServers": { "a": { "command": "x", "args": ["--k=\\u0000"] } } }';
     expect(problemsOf(json)).toEqual([`c.yaml:1:51 mcpServers.a.args[0]: ${NUL}`]);
+  });
+});
+
+describe('a config built in code', () => {
+  it('is refused by createSupervisor, naming each field with a NUL byte, before anything could spawn', () => {
+    const config = fleetConfig([
+      fixtureServer('n', ['--log', 'a\0b'], { env: { OK: 'x', BAD: '\0' } }),
+      fixtureServer('fine'),
+    ]);
+    let error: unknown;
+    try {
+      createSupervisor(config);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message.split('\n')).toEqual([
+      `<test>:1:1 servers.n.args[2]: ${NUL}`,
+      `<test>:1:1 servers.n.env.BAD: ${NUL}`,
+    ]);
   });
 });
