@@ -1,8 +1,8 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { PassThrough } from 'node:stream';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { type ContainmentKind, chooseContainment } from '../process/containment.js';
-import { Jail } from '../process/jail.js';
-import { describeSpawnError, preflight, type SpawnError } from '../process/preflight.js';
+import type { Jail } from '../process/jail.js';
+import { launch, noChildIo } from '../process/launch.js';
+import { describeSpawnError, type SpawnError } from '../process/preflight.js';
 import { forgetGroup, recordGroup, updateGroup } from './process-ledger.js';
 import { StderrRing } from './stderr-ring.js';
 
@@ -55,7 +55,6 @@ export class ServerProcess {
   readonly exited: Promise<ExitInfo>;
   readonly stderr: StderrRing;
   readonly containment: ContainmentKind;
-  private readonly child: ChildProcessWithoutNullStreams | undefined;
   private readonly io: Pick<ChildProcessWithoutNullStreams, 'stdin' | 'stdout' | 'stderr'>;
   private readonly jail: Jail | undefined;
   private exit: ExitInfo | undefined;
@@ -69,44 +68,29 @@ export class ServerProcess {
   private constructor(private readonly spec: SpawnSpec) {
     this.stderr = new StderrRing(spec.stderrBytes);
     this.containment = spec.containment ?? chooseContainment('auto');
-    const launch = this.prepare();
-    if (typeof launch === 'string' || 'code' in launch) {
-      // Nothing runs: streams that end at once stand in for the child's, so readers need no special case.
-      const failure: SpawnError =
-        typeof launch === 'string'
-          ? { code: 'CONTAINMENT', command: spec.command, cwd: spec.cwd, detail: launch }
-          : launch;
-      this.io = { stdin: new PassThrough(), stdout: endedStream(), stderr: endedStream() } as never;
+    const owner = spec.owner ?? DEFAULT_OWNER;
+    const launched = launch({ ...spec, containment: this.containment, owner });
+    if ('code' in launched) {
+      this.io = noChildIo();
       this.exited = new Promise<ExitInfo>((resolve) =>
-        setImmediate(() => resolve(this.finish(null, null, 'spawn_failed', failure))),
+        setImmediate(() => resolve(this.finish(null, null, 'spawn_failed', launched))),
       );
       return;
     }
-    this.jail = launch.jail;
-    const argv = launch.jail.wrap(launch.file, spec.args, spec.env);
-    this.child = spawn(argv.file, argv.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      shell: false,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-      // Unwrapped, the server sees its command as written as argv[0]; wrapped, the resolved file (exec "$@").
-      ...(this.containment === 'pgroup' ? { argv0: spec.command } : {}),
-    });
-    this.io = this.child;
-    this.pid = this.child.pid;
+    const { child, jail } = launched;
+    this.jail = jail;
+    this.io = child;
+    this.pid = child.pid;
     if (this.pid !== undefined) {
       recordGroup({
         pgid: this.pid,
         serverId: spec.serverId,
         startedAt: Date.now(),
-        owner: spec.owner ?? DEFAULT_OWNER,
-        ...launch.jail.attach(this.pid),
+        owner,
+        ...jail.attach(this.pid),
       });
-      if (this.containment === 'pidns') void this.recordInit(this.pid, launch.jail);
+      if (this.containment === 'pidns') void this.recordInit(this.pid, jail);
     }
-    const child = this.child;
     // A child that dies leaves writes failing with EPIPE; the exit is what we report, not the write error.
     child.stdin.on('error', () => {});
     child.stdout.on('error', () => {});
@@ -125,20 +109,6 @@ export class ServerProcess {
       });
       child.once('exit', (code, signal) => resolve(this.finish(code, signal, undefined)));
     });
-  }
-
-  /** Resolves the command and sets up containment: the file and jail to spawn in, or why nothing can run. */
-  private prepare(): { file: string; jail: Jail } | SpawnError | string {
-    const file = preflight(this.spec.command, this.spec.cwd, this.spec.env);
-    if (typeof file !== 'string') return file;
-    try {
-      return {
-        file,
-        jail: Jail.open(this.containment, this.spec.owner ?? DEFAULT_OWNER, this.spec.serverId),
-      };
-    } catch (err) {
-      return (err as Error).message;
-    }
   }
 
   /** unshare forks the namespace's init a moment after it starts: record it, so a later host can kill it. */
@@ -254,10 +224,4 @@ export class ServerProcess {
     await this.leftovers;
     return exit;
   }
-}
-
-function endedStream(): PassThrough {
-  const stream = new PassThrough();
-  stream.end();
-  return stream;
 }

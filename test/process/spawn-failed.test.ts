@@ -2,6 +2,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { availableContainment, type ContainmentKind } from '../../src/process/containment.js';
+import { ServerProcess } from '../../src/supervisor/server-process.js';
 import type { SupervisorEvent } from '../../src/supervisor/types.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { tempDir } from '../supervisor/helpers.js';
@@ -66,5 +67,22 @@ describe.each(kinds)('a failed spawn says why, as data (%s)', (containment) => {
     chmodSync(file, 0o644);
     const { exit } = await failedStart(containment, { command: file, args: [] });
     expect(exit).toMatchObject({ reason: 'spawn_failed', spawnError: { code: 'EACCES', file } });
+  });
+});
+
+// Config validation refuses these first; a host that builds a connection itself still gets data, not a throw.
+describe('a launch value the system refuses', () => {
+  it('a NUL byte in an argument is a spawn_failed exit with the system code, not an exception', async () => {
+    const proc = ServerProcess.spawn({
+      serverId: 'nul',
+      command: process.execPath,
+      args: ['-e', 'a\0b'],
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH ?? '' },
+      shutdownMs: 300,
+    });
+    const exit = await proc.exited;
+    expect(exit).toMatchObject({ reason: 'spawn_failed', spawnError: { code: 'ERR_INVALID_ARG_VALUE' } });
+    expect(proc.pid).toBeUndefined();
   });
 });
