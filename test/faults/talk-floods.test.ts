@@ -45,6 +45,10 @@ describe('a server that floods requests and never reads its stdin', () => {
     // Killed at once (SIGKILL), not politely asked: it reads nothing, so closing its stdin would tell it nothing.
     expect(killed[0]).toMatchObject({ signal: 'SIGKILL' });
     expect(notices(events, 'QUEUE_FULL')[0]).toMatchObject({ server: ID });
+    // Beyond its budget the flood was refused in bulk: one notice per run of the server, not one event per request.
+    const runs = exits(events, 'queue_full').length + 1;
+    expect(notices(events, 'RATE_LIMITED').length).toBeGreaterThanOrEqual(1);
+    expect(notices(events, 'RATE_LIMITED').length).toBeLessThanOrEqual(runs);
     await eventually(() => sup.status()[0]!.restarts >= 1, 5000, 'a restart');
   });
 
