@@ -264,7 +264,6 @@ export class McpConnection {
     this.emit({ type: 'queue_full', queuedBytes, limitBytes: this.queue.limit });
   }
 
-
   private onDecoded(e: DecodedEvent): void {
     switch (e.kind) {
       case 'tool-result':
