@@ -13,7 +13,8 @@ export type CliErrorCode =
   | 'stately_missing'
   | 'ui_failed'
   | 'trust_store'
-  | 'escalated';
+  | 'escalated'
+  | 'containment_unavailable';
 
 /** An error the program reports as one line on stderr and turns into its exit code; never a stack trace. */
 export class CliError extends Error {

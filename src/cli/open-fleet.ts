@@ -1,6 +1,8 @@
+import { ContainmentUnavailableError } from '../process/containment.js';
 import type { SupervisorConfig } from '../supervisor/config/types.js';
 import { createSupervisor, type Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { type AskFn, createApprove } from './approval.js';
+import { CliError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import type { Reporter } from './reporter.js';
 import { stateDirPath, trustStorePath } from './store-path.js';
@@ -27,13 +29,21 @@ export function openFleet(
     ask: opts.ask,
     onRefuse: (request, hint) => reporter.log('warn', hint, { server: request.server }),
   });
-  const sup = createSupervisor(config, {
-    approve,
-    trustStore: trustStorePath(flags.store),
-    stateDir: stateDirPath(flags.stateDir),
-    logger: reporter.logger(),
-    ...(opts.inspect ? { inspect: opts.inspect } : {}),
-  });
+  let sup: Supervisor;
+  try {
+    sup = createSupervisor(config, {
+      approve,
+      trustStore: trustStorePath(flags.store),
+      stateDir: stateDirPath(flags.stateDir),
+      logger: reporter.logger(),
+      ...(opts.inspect ? { inspect: opts.inspect } : {}),
+    });
+  } catch (err) {
+    // A config that forces a containment this machine lacks: one line, as `check` reports it at its key.
+    if (err instanceof ContainmentUnavailableError)
+      throw new CliError('containment_unavailable', err.message);
+    throw err;
+  }
   sup.subscribe((e) => reporter.event(e));
   return sup;
 }

@@ -52,6 +52,19 @@ export function pidnsPrefix(): string[] | null {
   return pidnsProbe;
 }
 
+/** A mechanism was forced that this machine does not offer. */
+export class ContainmentUnavailableError extends Error {
+  override readonly name = 'ContainmentUnavailableError';
+  readonly code = 'CONTAINMENT_UNAVAILABLE';
+
+  constructor(
+    readonly kind: ContainmentKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Which mechanisms this machine offers (each probed once per process). */
 export function availableContainment(): Record<ContainmentKind, boolean> {
   return { cgroup: cgroupBase() !== null, pidns: pidnsPrefix() !== null, pgroup: true };
@@ -66,13 +79,15 @@ export function chooseContainment(setting: ContainmentSetting = 'auto'): Contain
   if (setting === 'cgroup' || setting === 'auto') {
     if (cgroupBase() !== null) return 'cgroup';
     if (setting === 'cgroup')
-      throw new Error(
+      throw new ContainmentUnavailableError(
+        'cgroup',
         'containment cgroup is not available: no writable cgroup v2 hierarchy with cgroup.kill (Linux 5.14+) was found',
       );
   }
   if (pidnsPrefix() !== null) return 'pidns';
   if (setting === 'pidns')
-    throw new Error(
+    throw new ContainmentUnavailableError(
+      'pidns',
       'containment pidns is not available: unshare(1) is missing or pid namespaces are not allowed',
     );
   return 'pgroup';
