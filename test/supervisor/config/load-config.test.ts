@@ -191,6 +191,7 @@ describe('loadConfig: fixtures', () => {
         separator: '__',
         maxResultBytes: 1_048_576,
         limit: { maxRestarts: 10, windowMs: 120_000 },
+        containment: 'pgroup',
       },
       servers: [
         {

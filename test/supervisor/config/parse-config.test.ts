@@ -67,6 +67,7 @@ describe('parseConfig: defaults', () => {
         separator: '.',
         maxResultBytes: 65_536,
         limit: { maxRestarts: 20, windowMs: 60_000 },
+        containment: 'auto',
       },
       servers: [defaultServer('files', 'node', '/base')],
     });
