@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { killCgroup } from '../process/cgroup.js';
+import { cgroupPopulated, killCgroup, removeCgroup } from '../process/cgroup.js';
 
 /**
  * Every live process group this library started, module-wide. XState does not supervise and an errored
@@ -181,10 +181,15 @@ export function unsafeGroup(pgid: number): boolean {
   );
 }
 
-/** SIGKILLs every recorded group at once, synchronously (safe inside a process `exit` handler); returns how many. */
+/**
+ * SIGKILLs every recorded server at once, synchronously (safe inside a process `exit` handler), then removes their
+ * cgroups once empty (a bounded wait: cgroup.kill empties one within milliseconds); returns how many were signalled.
+ */
 export function reapAll(): number {
   let n = 0;
+  const cgroups: string[] = [];
   for (const entry of live.values()) {
+    if (entry.cgroup !== undefined) cgroups.push(entry.cgroup);
     // The group as well as the cgroup: a server spawned a moment ago may not have joined its cgroup yet.
     const killed = entry.cgroup !== undefined && killCgroup(entry.cgroup);
     if ((!unsafeGroup(entry.pgid) && signalGroup(entry.pgid, 'SIGKILL')) || killed) n++;
@@ -192,8 +197,15 @@ export function reapAll(): number {
     live.delete(entry.pgid);
   }
   notify();
+  const deadline = Date.now() + 1000;
+  for (const dir of cgroups) {
+    while (cgroupPopulated(dir) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 5);
+    removeCgroup(dir);
+  }
   return n;
 }
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 let hooksInstalled = false;
 

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cgroupBase } from '../../src/process/cgroup.js';
 import { procStat } from '../../src/supervisor/process-ledger.js';
 import { reapOrphans } from '../../src/supervisor/state-dir.js';
 import { fixtureServer, fleetConfig, fleets } from './fleet.js';
@@ -95,5 +96,9 @@ describe('a host killed with SIGKILL', () => {
     host.kill('SIGTERM');
     expect(await ended).toBe('SIGTERM');
     expect(await gone(pid, 1000)).toBe(true);
+    // The hooks also removed the cgroups they emptied: nothing of the host is left under the hierarchy.
+    const base = cgroupBase();
+    if (base !== null)
+      expect(readdirSync(base).filter((name) => name.startsWith(`mcp-supervisor-${host.pid}-`))).toEqual([]);
   });
 });
