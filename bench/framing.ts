@@ -8,9 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { LineFramer } from '../src/framing/line-framer.js';
+import { StreamDecoder } from '../src/framing/stream-decoder.js';
 import { DEFAULT_NICE_INCREMENT, FramePool } from '../src/workers/frame-pool.js';
-import { LineFramer } from '../src/workers/line-framer.js';
-import { StreamDecoder } from '../src/workers/stream-decoder.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

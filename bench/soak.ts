@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { installReapHooks } from '../src/supervisor/process-ledger.js';
+import { installReapHooks } from '../src/process/ledger.js';
 import { createSupervisor } from '../src/supervisor/supervisor.js';
 import { runSoak, type SoakReport } from '../test/faults/soak-load.js';
 

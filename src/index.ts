@@ -1,8 +1,22 @@
 // The curated public API of mcp-supervisor: every export is named here on purpose.
 
+// Supervisor: config, the facade, its events.
+export { ConfigError } from './config/config-error.js';
+export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/limits.js';
+export { loadConfig, type ParseConfigOptions, parseConfig } from './config/parse-config.js';
+export type { ServerConfig, Strategy, SupervisorConfig } from './config/types.js';
+export { parseDuration, parseSize } from './config/units.js';
+export {
+  type CappedToolResult,
+  capToolResult,
+  type FlattenOptions,
+  flattenToolResult,
+} from './framing/flatten.js';
+// Protocol: framing and flattening.
+export { type FrameEvent, LineFramer, type LineFramerOptions } from './framing/line-framer.js';
 // The live inspector page, for hosts that embed it.
-export { type StatechartGraph, toStatechart } from './cli/ui/statechart.js';
-export { startUiServer, type UiServer, type UiServerOptions, type UiSource } from './cli/ui/ui-server.js';
+export { type StatechartGraph, toStatechart } from './inspector/statechart.js';
+export { startUiServer, type UiServer, type UiServerOptions, type UiSource } from './inspector/ui-server.js';
 // Restart policy math.
 export {
   type BackoffConfig,
@@ -17,15 +31,21 @@ export {
 } from './machines/restart-policy.js';
 export { serverMachine } from './machines/server.machine.js';
 export { supervisorMachine } from './machines/supervisor.machine.js';
+export { buildChildEnv, DEFAULT_ENV_ALLOWLIST } from './process/child-env.js';
 // Containment: which mechanisms this machine offers, and why a spawn failed.
 export {
   availableContainment,
   type ContainmentKind,
   type ContainmentSetting,
 } from './process/containment.js';
+export { installReapHooks, liveGroups, reapAll } from './process/ledger.js';
 export { describeSpawnError, type SpawnError } from './process/preflight.js';
+export type { ExitInfo } from './process/server-process.js';
+export { RemoteError, SupervisorError, type SupervisorErrorCode } from './protocol/errors.js';
+export type { CallToolResult } from './protocol/tool-calls.js';
 // Registry: tool names, scopes, manifests.
 export { RegistryError, type RegistryErrorCode } from './registry/errors.js';
+export { exposedName, isValidMcpToolName } from './registry/exposed-name.js';
 export { formatProblem, type LocatedProblem } from './registry/located-yaml.js';
 export {
   type ExtendedMcpTool,
@@ -50,20 +70,9 @@ export {
   synthesizeNamespacedName,
 } from './registry/naming.js';
 export { checkScopes, type ScopeCheckInput, type ScopeCheckResult, scopeGrants } from './registry/scopes.js';
+export { diffTools, type ToolDiff } from './registry/tool-diff.js';
 export { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';
-export { buildChildEnv, DEFAULT_ENV_ALLOWLIST } from './supervisor/child-env.js';
-// Supervisor: config, the facade, its events.
-export { ConfigError } from './supervisor/config/config-error.js';
-export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './supervisor/config/limits.js';
-export { loadConfig, type ParseConfigOptions, parseConfig } from './supervisor/config/parse-config.js';
-export type { ServerConfig, Strategy, SupervisorConfig } from './supervisor/config/types.js';
-export { parseDuration, parseSize } from './supervisor/config/units.js';
-export { RemoteError, SupervisorError, type SupervisorErrorCode } from './supervisor/errors.js';
-export { exposedName, isValidMcpToolName } from './supervisor/namespace/exposed-name.js';
-export { diffTools, type ToolDiff } from './supervisor/namespace/tool-diff.js';
-export { installReapHooks, liveGroups, reapAll } from './supervisor/process-ledger.js';
 export type { GateVerdict } from './supervisor/runtime-actors.js';
-export type { ExitInfo } from './supervisor/server-process.js';
 export {
   type CallOpts,
   createSupervisor,
@@ -72,7 +81,6 @@ export {
   type SupervisorLogger,
   type SupervisorOptions,
 } from './supervisor/supervisor.js';
-export type { CallToolResult } from './supervisor/tool-calls.js';
 export type {
   ApprovalRequest,
   ControlOutcome,
@@ -83,11 +91,3 @@ export type {
   ServerStatus,
   SupervisorEvent,
 } from './supervisor/types.js';
-export {
-  type CappedToolResult,
-  capToolResult,
-  type FlattenOptions,
-  flattenToolResult,
-} from './workers/flatten.js';
-// Protocol: framing and flattening.
-export { type FrameEvent, LineFramer, type LineFramerOptions } from './workers/line-framer.js';

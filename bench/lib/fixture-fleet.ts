@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SERVER_LIMITS } from '../../src/supervisor/config/limits.js';
-import type { ServerConfig, SupervisorConfig } from '../../src/supervisor/config/types.js';
+import { DEFAULT_SERVER_LIMITS } from '../../src/config/limits.js';
+import type { ServerConfig, SupervisorConfig } from '../../src/config/types.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { createSupervisor } from './ours.js';
 

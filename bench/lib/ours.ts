@@ -2,10 +2,10 @@
 // first), else the TypeScript sources through tsx, whose keepNames helpers add a few µs to every call.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type * as ChildEnv from '../../src/supervisor/child-env.js';
-import type * as Connection from '../../src/supervisor/connection.js';
+import type * as ChildEnv from '../../src/process/child-env.js';
+import type * as Connection from '../../src/protocol/connection.js';
+import type * as ToolCalls from '../../src/protocol/tool-calls.js';
 import type * as SupervisorModule from '../../src/supervisor/supervisor.js';
-import type * as ToolCalls from '../../src/supervisor/tool-calls.js';
 import type * as FramePoolModule from '../../src/workers/frame-pool.js';
 
 const root = new URL('../../', import.meta.url);
@@ -38,9 +38,9 @@ function load<T>(path: string): Promise<T> {
 
 const [supervisor, connection, toolCalls, childEnv, framePool] = await Promise.all([
   load<typeof SupervisorModule>('supervisor/supervisor.js'),
-  load<typeof Connection>('supervisor/connection.js'),
-  load<typeof ToolCalls>('supervisor/tool-calls.js'),
-  load<typeof ChildEnv>('supervisor/child-env.js'),
+  load<typeof Connection>('protocol/connection.js'),
+  load<typeof ToolCalls>('protocol/tool-calls.js'),
+  load<typeof ChildEnv>('process/child-env.js'),
   load<typeof FramePoolModule>('workers/frame-pool.js'),
 ]);
 

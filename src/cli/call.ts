@@ -1,5 +1,5 @@
-import { parseDuration } from '../supervisor/config/units.js';
-import { toolOwner } from '../supervisor/namespace/tool-owner.js';
+import { parseDuration } from '../config/units.js';
+import { toolOwner } from '../registry/tool-owner.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';

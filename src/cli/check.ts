@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { ConfigError } from '../config/config-error.js';
+import { launchProblems } from '../config/launch-check.js';
+import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import { type ContainmentKind, chooseContainment } from '../process/containment.js';
 import { type LocatedProblem, parseLocatedYaml } from '../registry/located-yaml.js';
-import { ConfigError } from '../supervisor/config/config-error.js';
-import { launchProblems } from '../supervisor/config/launch-check.js';
-import type { ServerConfig, SupervisorConfig } from '../supervisor/config/types.js';
-import { maskArgs } from '../supervisor/trust/mask.js';
+import { maskArgs } from '../trust/mask.js';
 import { displayCommand } from './approval.js';
 import { readConfigFile } from './config-file.js';
 import { formatDuration } from './durations.js';

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { loadConfig } from '../supervisor/config/parse-config.js';
-import type { SupervisorConfig } from '../supervisor/config/types.js';
+import { loadConfig } from '../config/parse-config.js';
+import type { SupervisorConfig } from '../config/types.js';
 import { CliError, usageError } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { SupervisorConfig } from '../config/types.js';
 import { ContainmentUnavailableError } from '../process/containment.js';
-import type { SupervisorConfig } from '../supervisor/config/types.js';
 import { createSupervisor, type Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { type AskFn, createApprove } from './approval.js';
 import { CliError } from './errors.js';

@@ -159,7 +159,7 @@ async function report(err: unknown): Promise<number> {
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version';
     return ok ? 0 : EXIT_USAGE;
   }
-  const { ConfigError } = await import('../supervisor/config/config-error.js');
+  const { ConfigError } = await import('../config/config-error.js');
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);
     return EXIT_FAILURE;

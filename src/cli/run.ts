@@ -1,3 +1,5 @@
+import { toStatechart } from '../inspector/statechart.js';
+import { startUiServer, type UiServer } from '../inspector/ui-server.js';
 import { serverMachine } from '../machines/server.machine.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
@@ -8,8 +10,6 @@ import { terminalAsk } from './prompt.js';
 import { lineReporter, type Reporter, tableReporter } from './reporter.js';
 import { handleShutdownSignals, holdOpen } from './shutdown.js';
 import { type StatelyHook, startStately } from './stately.js';
-import { toStatechart } from './ui/statechart.js';
-import { startUiServer, type UiServer } from './ui/ui-server.js';
 
 export interface RunFlags extends FleetFlags {
   /** `--ui [port]`: true without a port (a free one is picked). */

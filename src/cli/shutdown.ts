@@ -1,4 +1,4 @@
-import { reapAll } from '../supervisor/process-ledger.js';
+import { reapAll } from '../process/ledger.js';
 import { EXIT_INTERRUPTED } from './errors.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

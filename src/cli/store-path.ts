@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { defaultTrustStorePath } from '../supervisor/trust/trust-store.js';
+import { defaultTrustStorePath } from '../trust/trust-store.js';
 import { STORE_ENV } from './fleet-options.js';
 
 /** The trust store file: `--store`, else `$MCP_SUPERVISOR_TRUST_STORE`, else the per-user default. */

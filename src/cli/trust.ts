@@ -1,9 +1,9 @@
-import { buildChildEnv } from '../supervisor/child-env.js';
-import type { SupervisorConfig } from '../supervisor/config/types.js';
-import { computeFingerprint } from '../supervisor/trust/fingerprint.js';
-import { maskArgs } from '../supervisor/trust/mask.js';
-import { TrustStoreError } from '../supervisor/trust/trust-error.js';
-import { TrustStore } from '../supervisor/trust/trust-store.js';
+import type { SupervisorConfig } from '../config/types.js';
+import { buildChildEnv } from '../process/child-env.js';
+import { computeFingerprint } from '../trust/fingerprint.js';
+import { maskArgs } from '../trust/mask.js';
+import { TrustStoreError } from '../trust/trust-error.js';
+import { TrustStore } from '../trust/trust-store.js';
 import { displayCommand } from './approval.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { CliError } from './errors.js';

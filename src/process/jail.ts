@@ -1,13 +1,4 @@
 import {
-  childrenOf,
-  groupMembers,
-  type LedgerEntry,
-  procStat,
-  sameProcess,
-  signalPid,
-  uptimeTicks,
-} from '../supervisor/process-ledger.js';
-import {
   cgroupBase,
   cgroupPids,
   cgroupPopulated,
@@ -17,6 +8,15 @@ import {
   signalCgroup,
 } from './cgroup.js';
 import { type ContainmentKind, pidnsPrefix } from './containment.js';
+import {
+  childrenOf,
+  groupMembers,
+  type LedgerEntry,
+  procStat,
+  sameProcess,
+  signalPid,
+  uptimeTicks,
+} from './ledger.js';
 
 /** The shell that joins the cgroup: `$1` is the cgroup.procs file, the rest is the real argv, never re-parsed. */
 const TRAMPOLINE = 'echo $$ > "$1" || exit 125; shift; exec "$@"';

@@ -1,5 +1,5 @@
-import type { LedgerEntry } from '../supervisor/process-ledger.js';
-import { unsafeGroup } from '../supervisor/process-ledger.js';
+import type { LedgerEntry } from './ledger.js';
+import { unsafeGroup } from './ledger.js';
 
 /** Why an entry of an on-disk ledger is not acted on. */
 export type IgnoredCode = 'UNPARSABLE' | 'UNSAFE_PGID';

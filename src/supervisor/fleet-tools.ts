@@ -1,9 +1,9 @@
+import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import { type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
-import type { ServerConfig, SupervisorConfig } from './config/types.js';
-import { exposedName } from './namespace/exposed-name.js';
-import { RouteTable } from './namespace/route-table.js';
-import { type DiscoveredTool, resolveServerTools } from './namespace/server-tools.js';
-import { diffTools } from './namespace/tool-diff.js';
+import { exposedName } from '../registry/exposed-name.js';
+import { RouteTable } from '../registry/route-table.js';
+import { type DiscoveredTool, resolveServerTools } from '../registry/server-tools.js';
+import { diffTools } from '../registry/tool-diff.js';
 import type { SupervisorLogger } from './supervisor.js';
 import type { ExposedTool, SupervisorEvent } from './types.js';
 

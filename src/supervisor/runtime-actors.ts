@@ -1,19 +1,19 @@
 import { fromCallback, fromPromise } from 'xstate';
+import type { ServerConfig } from '../config/types.js';
+import { METHOD_NOT_FOUND } from '../framing/json-rpc.js';
 import type {
   HandshakeInput,
   PingerInput,
   ProcessActorInput,
   VetToolsInput,
 } from '../machines/server.machine.js';
+import { buildChildEnv } from '../process/child-env.js';
 import type { ContainmentKind } from '../process/containment.js';
+import { type ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import { RemoteError } from '../protocol/errors.js';
+import type { ListedTool } from '../protocol/tool-calls.js';
+import { type ListingBounds, type ListingCut, listTools } from '../protocol/tool-listing.js';
 import type { FramePool } from '../workers/frame-pool.js';
-import { buildChildEnv } from './child-env.js';
-import type { ServerConfig } from './config/types.js';
-import { type ConnectionEvent, McpConnection } from './connection.js';
-import { RemoteError } from './errors.js';
-import { METHOD_NOT_FOUND } from './json-rpc.js';
-import type { ListedTool } from './tool-calls.js';
-import { type ListingBounds, type ListingCut, listTools } from './tool-listing.js';
 
 /** The trust gate's answer for one spawn. */
 export type GateVerdict = { ok: true } | { ok: false; fingerprint: string };

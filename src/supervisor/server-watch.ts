@@ -1,6 +1,6 @@
 import { type ServerActorRef, type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
 import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
-import type { ExitInfo } from './server-process.js';
+import type { ExitInfo } from '../process/server-process.js';
 import type { LastExit, ServerState, ServerStatus, SupervisorEvent } from './types.js';
 
 interface Row {

@@ -1,15 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import { assertLaunchValues } from '../config/launch-values.js';
+import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import { serverMachine } from '../machines/server.machine.js';
 import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
 import { type ContainmentKind, type ContainmentSetting, chooseContainment } from '../process/containment.js';
+import { persistLedger, reapOrphans } from '../process/state-dir.js';
+import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import { errorText } from '../protocol/errors.js';
+import {
+  type CallToolResult,
+  callToolResult,
+  callToolText,
+  errorResult,
+  type ListedTool,
+} from '../protocol/tool-calls.js';
+import type { ListingCut } from '../protocol/tool-listing.js';
 import { checkScopes } from '../registry/scopes.js';
+import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { type CallOpts, checkCallInput, clampTimeout } from './call-input.js';
-import { assertLaunchValues } from './config/launch-values.js';
-import type { ServerConfig, SupervisorConfig } from './config/types.js';
-import type { ConnectionEvent, McpConnection } from './connection.js';
-import { errorText } from './errors.js';
 import { FleetTools } from './fleet-tools.js';
 import {
   type GateVerdict,
@@ -19,17 +29,7 @@ import {
   vetToolsActor,
 } from './runtime-actors.js';
 import { ServerWatch } from './server-watch.js';
-import { persistLedger, reapOrphans } from './state-dir.js';
 import { listingNotice, talkNotice } from './talk-notices.js';
-import {
-  type CallToolResult,
-  callToolResult,
-  callToolText,
-  errorResult,
-  type ListedTool,
-} from './tool-calls.js';
-import type { ListingCut } from './tool-listing.js';
-import { TrustGate } from './trust-gate.js';
 import type { ApprovalRequest, ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
 
 /** A timer source for the actor system (XState's SimulatedClock fits); `now` makes restart windows use it too. */

@@ -1,5 +1,5 @@
-import type { ConnectionEvent } from './connection.js';
-import { describeCut, type ListingCut } from './tool-listing.js';
+import type { ConnectionEvent } from '../protocol/connection.js';
+import { describeCut, type ListingCut } from '../protocol/tool-listing.js';
 import type { NoticeCode } from './types.js';
 
 const MiB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { ContainmentKind } from '../process/containment.js';
 import type { SpawnError } from '../process/preflight.js';
-import type { ExitInfo } from './server-process.js';
+import type { ExitInfo } from '../process/server-process.js';
 
 /** Every state a server can be in, as `status()` reports it. */
 export type ServerState =

@@ -1,7 +1,7 @@
-import { decodeUtf8 } from './bytes.js';
-import { isSuccessResponse, type JsonRpcId } from './jsonrpc.js';
-import { classifyText, firstSignificantByte, noisePreview } from './line-text.js';
-import { type ResultRequest, type ToolResultEvent, toolResultEvent } from './tool-result.js';
+import { decodeUtf8 } from '../framing/bytes.js';
+import { isSuccessResponse, type JsonRpcId } from '../framing/json-rpc.js';
+import { classifyText, firstSignificantByte, noisePreview } from '../framing/line-text.js';
+import { type ResultRequest, type ToolResultEvent, toolResultEvent } from '../framing/tool-result.js';
 
 /** One slice of a line's bytes, in memory that was transferred (or freshly copied) to the worker. */
 export interface FramePart {

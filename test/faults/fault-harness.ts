@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { liveGroups, procStat } from '../../src/supervisor/process-ledger.js';
+import { liveGroups, procStat } from '../../src/process/ledger.js';
 import type { Supervisor, SupervisorOptions } from '../../src/supervisor/supervisor.js';
 import type { ServerState, SupervisorEvent } from '../../src/supervisor/types.js';
 import { fixtureServer, fleetConfig, type fleets } from '../supervisor/fleet.js';

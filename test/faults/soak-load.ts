@@ -1,8 +1,8 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { ServerConfig, SupervisorConfig } from '../../src/supervisor/config/types.js';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import type { ServerConfig, SupervisorConfig } from '../../src/config/types.js';
+import { liveGroups } from '../../src/process/ledger.js';
 import type { Supervisor, SupervisorOptions } from '../../src/supervisor/supervisor.js';
 import { fixtureServer, fleetConfig } from '../supervisor/fleet.js';
 import { alive } from '../supervisor/helpers.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { liveGroups } from '../../src/process/ledger.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { alive, gone, tempDir } from '../supervisor/helpers.js';
 import { expectReaped, grownUp, ID } from './fault-harness.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/supervisor/config/config-error.js';
-import { parseConfig } from '../../src/supervisor/config/parse-config.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { parseConfig } from '../../src/config/parse-config.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { expectReaped, ID } from './fault-harness.js';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flattenToolResult } from '../../src/workers/flatten.js';
-import { isWellFormed, truncationMarker, utf8Length } from '../../src/workers/utf8-cap.js';
+import { flattenToolResult } from '../../src/framing/flatten.js';
+import { isWellFormed, truncationMarker, utf8Length } from '../../src/framing/utf8-cap.js';
 
-// test/workers/flatten.test.ts checks that anything at all never throws, and the cap on text-only results.
+// test/framing/flatten.test.ts checks that anything at all never throws, and the cap on text-only results.
 // These check the cap and the ERROR: prefix on arbitrary content arrays: every block type, missing and
 // mistyped fields, strings of hundreds of KiB (multi-byte, lone surrogates), and non-objects in the array.
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineFramer } from '../../src/workers/line-framer.js';
-import { cut, feed } from '../workers/helpers.js';
+import { LineFramer } from '../../src/framing/line-framer.js';
+import { cut, feed } from '../framing/helpers.js';
 
-// test/workers/line-framer.test.ts covers chunking of well-formed messages and `log …` noise. These add what a
+// test/framing/line-framer.test.ts covers chunking of well-formed messages and `log …` noise. These add what a
 // hostile or broken server sends: arbitrary bytes (invalid UTF-8, NUL, lone CR), truncated JSON, lines over a
 // small limit, all cut at random points.
 

@@ -3,15 +3,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/supervisor/config/config-error.js';
-import { parseConfig } from '../../src/supervisor/config/parse-config.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { parseConfig } from '../../src/config/parse-config.js';
 
-// test/supervisor/config/parse-config.property.test.ts already builds random documents (our keys with random
+// test/config/parse-config.property.test.ts already builds random documents (our keys with random
 // values) and stringifies them with `yaml`, so every input there is well-formed YAML. This adds the other half:
 // real config files damaged at the text level (cut, spliced, stray YAML syntax), the way a hand edit or a bad
 // merge leaves them. The answer must still be a SupervisorConfig or a located ConfigError.
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../supervisor/config/fixtures');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../config/fixtures');
 const seeds = [
   { source: 'full.yaml', text: readFileSync(join(FIXTURES, 'full.yaml'), 'utf8') },
   { source: 'claude.json', text: readFileSync(join(FIXTURES, 'claude_desktop_config.json'), 'utf8') },

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cgroupBase, cgroupPids } from '../../src/process/cgroup.js';
 import { availableContainment } from '../../src/process/containment.js';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
-import { reapOrphans } from '../../src/supervisor/state-dir.js';
+import { liveGroups } from '../../src/process/ledger.js';
+import { reapOrphans } from '../../src/process/state-dir.js';
 import { eventually, fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { tempDir } from '../supervisor/helpers.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cgroupPids } from '../../src/process/cgroup.js';
 import type { ContainmentKind } from '../../src/process/containment.js';
-import { liveGroups, procStat } from '../../src/supervisor/process-ledger.js';
+import { liveGroups, procStat } from '../../src/process/ledger.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { tempDir } from '../supervisor/helpers.js';
 import {

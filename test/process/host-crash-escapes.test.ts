@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContainmentKind } from '../../src/process/containment.js';
-import { type LedgerEntry, procStat } from '../../src/supervisor/process-ledger.js';
+import { type LedgerEntry, procStat } from '../../src/process/ledger.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { tempDir } from '../supervisor/helpers.js';
 import {

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { procStat } from '../../src/supervisor/process-ledger.js';
-import { reapOrphans } from '../../src/supervisor/state-dir.js';
+import { procStat } from '../../src/process/ledger.js';
+import { reapOrphans } from '../../src/process/state-dir.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { alive, tempDir } from '../supervisor/helpers.js';
 

@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { availableContainment, type ContainmentKind } from '../../src/process/containment.js';
-import { ServerProcess } from '../../src/supervisor/server-process.js';
+import { ServerProcess } from '../../src/process/server-process.js';
 import type { SupervisorEvent } from '../../src/supervisor/types.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { tempDir } from '../supervisor/helpers.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildChildEnv } from '../../src/process/child-env.js';
 import { availableContainment, type ContainmentKind } from '../../src/process/containment.js';
-import { buildChildEnv } from '../../src/supervisor/child-env.js';
-import { ServerProcess } from '../../src/supervisor/server-process.js';
+import { ServerProcess } from '../../src/process/server-process.js';
 import { alive, FIXTURE } from '../supervisor/helpers.js';
 
 const have = availableContainment();

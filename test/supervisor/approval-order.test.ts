@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { liveGroups } from '../../src/process/ledger.js';
 import type { ApprovalRequest } from '../../src/supervisor/types.js';
 import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
 

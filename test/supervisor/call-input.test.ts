@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveGroups } from '../../src/process/ledger.js';
 import { checkCallInput, MAX_TIMEOUT_MS } from '../../src/supervisor/call-input.js';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { fixtureServer, fleetConfig, fleets } from './fleet.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { DEFAULT_SERVER_LIMITS } from '../../src/supervisor/config/limits.js';
-import type { ServerConfig, SupervisorConfig } from '../../src/supervisor/config/types.js';
+import { DEFAULT_SERVER_LIMITS } from '../../src/config/limits.js';
+import type { ServerConfig, SupervisorConfig } from '../../src/config/types.js';
 import {
   createSupervisor,
   type Supervisor,

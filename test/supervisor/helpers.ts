@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildChildEnv } from '../../src/supervisor/child-env.js';
+import { buildChildEnv } from '../../src/process/child-env.js';
+import { liveGroups, procStat, reapAll } from '../../src/process/ledger.js';
 import {
   type ConnectionEvent,
   type ConnectionOptions,
   McpConnection,
-} from '../../src/supervisor/connection.js';
-import { liveGroups, procStat, reapAll } from '../../src/supervisor/process-ledger.js';
+} from '../../src/protocol/connection.js';
 
 /** The fixture MCP server's path. */
 export const FIXTURE = fileURLToPath(new URL('../fixtures/mcp-server.mjs', import.meta.url));

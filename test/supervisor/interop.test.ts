@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { liveGroups } from '../../src/process/ledger.js';
 import { fixtureServer, fleetConfig, fleets } from './fleet.js';
 import { gone, tempDir } from './helpers.js';
 

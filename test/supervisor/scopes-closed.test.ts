@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { liveGroups } from '../../src/process/ledger.js';
 import { fixtureServer, fleetConfig, fleets } from './fleet.js';
 import { readLog, tempDir } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveGroups } from '../../src/supervisor/process-ledger.js';
+import { liveGroups } from '../../src/process/ledger.js';
 import { eventually, fixtureServer, fleetConfig, fleets, transitions } from './fleet.js';
 import { gone, tempDir } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultFrameThreads, FramePool } from '../../src/workers/frame-pool.js';
 import type { FrameTask } from '../../src/workers/frame-task.js';
-import { toolResultLine } from './helpers.js';
+import { toolResultLine } from '../framing/helpers.js';
 
 const pools: FramePool[] = [];
 afterEach(async () => {

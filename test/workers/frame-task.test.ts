@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type FrameTask, frameTask } from '../../src/workers/frame-task.js';
-import { toolResultLine } from './helpers.js';
+import { toolResultLine } from '../framing/helpers.js';
 
 function split(line: string, at: number[], extra?: Partial<FrameTask>): FrameTask {
   const bytes = new TextEncoder().encode(line);

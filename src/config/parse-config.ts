@@ -1,0 +1,199 @@
+// parseConfig / loadConfig: text → one validated SupervisorConfig, or a ConfigError listing every problem.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { type LocatedDocument, parseLocatedYaml } from '../registry/located-yaml.js';
+import { mcpToolEntryNameIssues } from '../registry/manifest.js';
+import { buildServer } from './build-server.js';
+import { ConfigError } from './config-error.js';
+import { type Env, interpolateTree } from './interpolate.js';
+import { blankJsonComments, isJsonSource } from './jsonc.js';
+import { readReason } from './load-manifest.js';
+import { ProblemSink } from './problem-sink.js';
+import {
+  configErrorMap,
+  ENV_NAME,
+  kindOf,
+  McpServersDocumentSchema,
+  NativeDocumentSchema,
+  ServerSchema,
+  SupervisorSectionSchema,
+} from './schema.js';
+import { assignServerIds } from './server-ids.js';
+import type { ServerConfig, SupervisorConfig } from './types.js';
+
+/** Options of {@link parseConfig}. */
+export interface ParseConfigOptions {
+  /** The name problems carry (a file path); `<config>` by default. A `.json`/`.jsonc` name allows comments. */
+  source?: string;
+  /** Where `${VAR}` values come from; `process.env` by default. */
+  env?: Env;
+  /** What relative `cwd` and `manifest` paths are resolved against; `process.cwd()` by default. */
+  baseDir?: string;
+}
+
+/** Parses config text (YAML or JSON) into a SupervisorConfig with every default filled; throws ConfigError. */
+export function parseConfig(text: string, opts: ParseConfigOptions = {}): SupervisorConfig {
+  const source = opts.source ?? '<config>';
+  try {
+    return parse(text, source, opts.env ?? process.env, resolve(opts.baseDir ?? process.cwd()));
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    // Whatever else goes wrong, the caller still gets the one error type it prints (a bug, but a readable one).
+    const message = err instanceof Error ? err.message : String(err);
+    throw new ConfigError([
+      { source, line: 1, col: 1, path: '', message: `internal error while reading the config: ${message}` },
+    ]);
+  }
+}
+
+/** Reads and parses a config file; relative paths in it are resolved against the file's directory. */
+export async function loadConfig(path: string, opts: { env?: Env } = {}): Promise<SupervisorConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError([
+      { source: path, line: 1, col: 1, path: '', message: `cannot read config: ${readReason(err)}` },
+    ]);
+  }
+  const parseOpts: ParseConfigOptions = { source: path, baseDir: dirname(resolve(path)) };
+  if (opts.env) parseOpts.env = opts.env;
+  return parseConfig(text, parseOpts);
+}
+
+function parse(text: string, source: string, env: Env, baseDir: string): SupervisorConfig {
+  const body = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
+  const doc = readYaml(isJsonSource(source) ? blankJsonComments(body) : body, source);
+  if (doc.problems.length > 0) throw new ConfigError(doc.problems);
+  const top = doc.value;
+  const fail = (message: string) => new ConfigError([{ source, ...doc.locate([]), path: '', message }]);
+  if (top === null || top === undefined)
+    throw fail('the config is empty: expected a mapping with a "servers" key');
+  if (!isRecord(top)) throw fail(`the top level must be a mapping with a "servers" key, not ${kindOf(top)}`);
+
+  const container = 'mcpServers' in top ? 'mcpServers' : 'servers';
+  const rootSchema = container === 'mcpServers' ? McpServersDocumentSchema : NativeDocumentSchema;
+  const sink = new ProblemSink(doc, text, source, rootSchema);
+  if (container === 'mcpServers' && 'servers' in top)
+    sink.at(['servers'], 'use either "servers" or "mcpServers", not both');
+  if (container === 'servers') {
+    for (const key of Object.keys(top))
+      if (!Object.hasOwn(NativeDocumentSchema.shape, key)) sink.unknownKey([], key);
+    if (top['inputs'] !== undefined && !Array.isArray(top['inputs']))
+      sink.at(['inputs'], `expected a list, not ${kindOf(top['inputs'])}`);
+  }
+
+  // Only the parts we read are interpolated: the rest of a Claude Desktop file is the host app's business.
+  const section = (key: string): unknown => {
+    const r = interpolateTree(top[key], env, [key]);
+    for (const issue of r.issues) sink.atRef(issue.path, issue.ref, issue.message);
+    return r.value;
+  };
+  const supResult = SupervisorSectionSchema.safeParse(section('supervisor'), { error: configErrorMap });
+  if (!supResult.success) sink.zod(supResult.error.issues, ['supervisor']);
+  const supervisor = supResult.success ? supResult.data : SupervisorSectionSchema.parse(undefined);
+
+  const serversValue = section(container);
+  const entries = listServers(serversValue, container, sink);
+  const foreignFile = container === 'mcpServers' || 'inputs' in top;
+  const { ids, problems } = assignServerIds(
+    entries.map(([key, raw]) => ({ key, foreign: foreignFile || (isRecord(raw) && 'type' in raw) })),
+    supervisor.separator,
+  );
+  for (const p of problems) sink.at([container, entries[p.index]![0]], p.message);
+
+  const servers: ServerConfig[] = [];
+  for (const [i, [key, raw]] of entries.entries()) {
+    const path = [container, key];
+    checkRaw(raw, path, sink, doc.locate);
+    const result = ServerSchema.safeParse(raw, { error: configErrorMap });
+    const id = ids[i];
+    if (!result.success) sink.zod(result.error.issues, path);
+    else if (id !== undefined) {
+      const ctx = { id, path, baseDir, defaultMaxResultBytes: supervisor.maxResultBytes, sink };
+      const server = buildServer(result.data, ctx);
+      const written = writtenArgs(top[container], key);
+      if (written?.some((arg, i) => arg !== server.args[i])) server.argsAsWritten = written;
+      servers.push(server);
+    }
+  }
+
+  if (sink.size > 0) throw new ConfigError(sink.sorted());
+  return {
+    source,
+    supervisor: {
+      strategy: supervisor.strategy,
+      separator: supervisor.separator,
+      maxResultBytes: supervisor.maxResultBytes,
+      limit: { maxRestarts: supervisor.limit.maxRestarts, windowMs: supervisor.limit.window },
+      containment: supervisor.containment,
+    },
+    servers,
+  };
+}
+
+/** A server's args before interpolation, each scalar as its text (what the trust store may keep). */
+function writtenArgs(servers: unknown, key: string): string[] | undefined {
+  const entry = isRecord(servers) && Object.hasOwn(servers, key) ? servers[key] : undefined;
+  const args = isRecord(entry) ? entry['args'] : undefined;
+  if (!Array.isArray(args) || !args.every((a) => ['string', 'number', 'boolean'].includes(typeof a)))
+    return undefined;
+  return args.map(String);
+}
+
+function readYaml(text: string, source: string): LocatedDocument {
+  try {
+    return parseLocatedYaml(text, source);
+  } catch (err) {
+    // The parser itself refuses some documents by throwing (an alias bomb): still a problem of the file.
+    const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+    throw new ConfigError([
+      { source, line: 1, col: 1, path: '', message: `cannot read the YAML: ${message}` },
+    ]);
+  }
+}
+
+function listServers(value: unknown, container: string, sink: ProblemSink): [string, unknown][] {
+  if (value === undefined) {
+    sink.at([], `no servers: expected a "${container}" mapping of server id to server`);
+    return [];
+  }
+  if (!isRecord(value)) {
+    sink.at([container], `expected a mapping of server id to server, not ${kindOf(value)}`);
+    return [];
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) sink.at([container], 'no servers configured');
+  return entries;
+}
+
+/** Checks zod cannot make on the parsed value: env key names, declared tool names and duplicates. */
+function checkRaw(
+  raw: unknown,
+  path: (string | number)[],
+  sink: ProblemSink,
+  locate: (p: readonly PropertyKey[]) => { line: number },
+): void {
+  if (!isRecord(raw)) return;
+  const env = raw['env'];
+  if (isRecord(env)) {
+    for (const key of Object.keys(env)) {
+      if (!ENV_NAME.test(key) || key === '__proto__') {
+        sink.at([...path, 'env', key], `not an environment variable name: ${JSON.stringify(key)}`);
+      }
+    }
+  }
+  const base = [...path, 'tools'];
+  for (const issue of mcpToolEntryNameIssues(raw['tools'])) {
+    const first = issue.firstPath
+      ? ` (first declared at line ${locate([...base, ...issue.firstPath]).line})`
+      : '';
+    sink.at([...base, ...issue.path], issue.message + first);
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return (
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
+  );
+}

@@ -1,0 +1,236 @@
+// The zod schemas of a config as written (YAML keys, durations and sizes as text). Every default is filled here;
+// build-server.ts turns the result into the runtime's shape (ms / bytes fields, absolute paths, merged tools).
+import { z } from 'zod';
+import { McpToolEntrySchema } from '../registry/manifest.js';
+import { DEFAULT_SERVER_LIMITS as LIMITS, MIN_LIST_BYTES, MIN_QUEUE_BYTES } from './limits.js';
+import { parseDuration, parseSize, type UnitResult } from './units.js';
+
+/** Separators a namespaced tool name may use: both keep names inside MCP's `[A-Za-z0-9_.-]` charset. */
+export const ALLOWED_SEPARATORS = ['.', '__'] as const;
+
+/** An environment variable name, as `env` keys and `inheritEnv` entries must be. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const NUMERIC = /^-?\d+(?:\.\d+)?$/;
+
+function fromUnit(r: UnitResult, ctx: z.RefinementCtx, min = 0): number {
+  if (!r.ok) {
+    ctx.addIssue({ code: 'custom', message: r.message });
+    return z.NEVER;
+  }
+  if (r.value < min) {
+    ctx.addIssue({ code: 'custom', message: `must be at least ${min}` });
+    return z.NEVER;
+  }
+  return r.value;
+}
+
+/** A duration field (`250ms`, `5s`, `1m`, `1h`, or ms) with its default, in ms. */
+export function duration(defaultMs: number) {
+  return z
+    .unknown()
+    .transform((v, ctx) => fromUnit(parseDuration(v), ctx))
+    .default(defaultMs);
+}
+
+/**
+ * The smallest result cap: below it a capped failure could lose its `ERROR: ` prefix to the truncation marker,
+ * and `ERROR: ` is the only failure signal a caller of callTool has.
+ */
+export const MIN_RESULT_BYTES = 256;
+
+/** A size field (`64KiB`, `1MiB`, or bytes), in bytes, at least `min`. */
+export function size(min = 1) {
+  return z.unknown().transform((v, ctx) => fromUnit(parseSize(v), ctx, min));
+}
+
+/** A number field; a numeric string (what `${VAR}` yields) counts as its number. */
+function numberLike<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (typeof v === 'string' && NUMERIC.test(v.trim()) ? Number(v) : v), schema);
+}
+
+const count = (min: number) =>
+  numberLike(z.number().int('must be a whole number').min(min, `must be at least ${min}`));
+
+const booleanLike = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' ? false : v),
+  z.boolean({ error: 'expected true or false' }),
+);
+
+/** A string; a number or boolean scalar (`PORT: 8080`, `args: [--port, 8080]`) is taken as its text. */
+const scalarString = z.unknown().transform((v, ctx) => {
+  if (typeof v === 'string') return v;
+  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') return String(v);
+  ctx.addIssue({ code: 'custom', message: `expected a string, received ${kindOf(v)}` });
+  return z.NEVER;
+});
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+/**
+ * What a process launch can carry: the kernel takes argv, env and paths as C strings, so a NUL byte would cut
+ * the value short (Node's spawn refuses it outright). Found here, it is a located problem, not a crash at spawn.
+ */
+export const NUL_MESSAGE = 'contains a NUL byte (\\0), which no command line, environment or path can hold';
+const launchText = <T extends z.ZodType<string, unknown>>(schema: T) =>
+  schema.refine((s) => !s.includes('\0'), NUL_MESSAGE);
+
+const envName = z.string().regex(ENV_NAME, 'not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)');
+
+// Key names are checked on the raw mapping by the server validation (so a bad key and a bad value both show).
+const envMap = z.record(z.string(), launchText(scalarString));
+
+const scope = z.string().regex(/^\S+$/, 'a scope is a non-empty word without spaces');
+
+const fileUri = z.string().refine(isFileUri, 'expected a file:// URI (file:///abs/path)');
+
+const limit = (maxRestarts: number) =>
+  z.strictObject({ maxRestarts: count(0).default(maxRestarts), window: duration(60_000) }).prefault({});
+
+const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: () => `expected one of: ${values.join(', ')}` });
+
+const BackoffSchema = z
+  .strictObject({
+    initial: duration(1000),
+    multiplier: numberLike(z.number().min(1, 'must be at least 1')).default(2),
+    max: duration(30_000),
+    jitter: numberLike(
+      z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
+    ).default(0.2),
+    resetAfter: duration(60_000),
+  })
+  .refine((b) => b.max >= b.initial, { path: ['max'], message: 'must not be less than initial' })
+  .prefault({});
+
+const RestartSchema = z
+  .preprocess(
+    // `restart: always` is shorthand for `restart: { policy: always }` (as in docker-compose).
+    (v) => (typeof v === 'string' ? { policy: v } : v),
+    z.strictObject({
+      policy: enumOf(['always', 'on-failure', 'never']).default('on-failure'),
+      backoff: BackoffSchema,
+      limit: limit(5),
+    }),
+  )
+  .prefault({});
+
+const TypeSchema = z.unknown().transform((v, ctx) => {
+  if (v === undefined || v === 'stdio') return v;
+  ctx.addIssue({
+    code: 'custom',
+    message: `only stdio servers are supported${typeof v === 'string' ? ` (type ${JSON.stringify(v)})` : ''}`,
+  });
+  return z.NEVER;
+});
+
+const LimitsSchema = z
+  .strictObject({
+    queue: size(MIN_QUEUE_BYTES).default(LIMITS.queueBytes),
+    requests: z
+      .strictObject({
+        rate: numberLike(z.number().positive('must be more than 0')).default(LIMITS.requestRate),
+        burst: count(1).default(LIMITS.requestBurst),
+      })
+      .prefault({}),
+    listing: z
+      .strictObject({
+        bytes: size(MIN_LIST_BYTES).default(LIMITS.listBytes),
+        pages: count(1).default(LIMITS.listPages),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
+/** One server as written; the same keys are accepted in `servers:` and in the `mcpServers` shape. */
+export const ServerSchema = z.strictObject({
+  type: TypeSchema.optional(),
+  command: launchText(nonEmpty),
+  args: z.array(launchText(scalarString)).default([]),
+  cwd: launchText(nonEmpty).optional(),
+  env: envMap.default({}),
+  inheritEnv: z.array(envName).default([]),
+  disabled: booleanLike.default(false),
+  restart: RestartSchema,
+  timeouts: z
+    .strictObject({ startup: duration(30_000), call: duration(60_000), shutdown: duration(5000) })
+    .prefault({}),
+  health: z
+    .strictObject({
+      interval: duration(30_000),
+      timeout: duration(5000),
+      failureThreshold: count(1).default(3),
+    })
+    .prefault({}),
+  maxResultBytes: size(MIN_RESULT_BYTES).optional(),
+  manifest: nonEmpty.optional(),
+  scopes_required: z.array(scope).default([]),
+  tools: z.array(McpToolEntrySchema).default([]),
+  roots: z.array(fileUri).optional(),
+  limits: LimitsSchema,
+});
+
+/** The `supervisor:` section. */
+export const SupervisorSectionSchema = z
+  .strictObject({
+    strategy: enumOf(['one_for_one', 'one_for_all', 'rest_for_one']).default('one_for_one'),
+    separator: z
+      .string()
+      .refine((s) => (ALLOWED_SEPARATORS as readonly string[]).includes(s), {
+        message: `expected one of: ${ALLOWED_SEPARATORS.map((s) => JSON.stringify(s)).join(', ')}`,
+      })
+      .default('.'),
+    maxResultBytes: size(MIN_RESULT_BYTES).default(65_536),
+    limit: limit(20),
+    containment: enumOf(['auto', 'cgroup', 'pidns', 'pgroup']).default('auto'),
+  })
+  .prefault({});
+
+export type ParsedServer = z.output<typeof ServerSchema>;
+export type ParsedSupervisorSection = z.output<typeof SupervisorSectionSchema>;
+
+function isFileUri(s: string): boolean {
+  if (!s.startsWith('file://')) return false;
+  try {
+    return new URL(s).protocol === 'file:';
+  } catch {
+    return false;
+  }
+}
+
+/** Messages for type mismatches that name both sides the way a config author thinks of them. */
+export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== 'invalid_type') return undefined;
+  if (issue.input === undefined) return 'missing (required)';
+  return `expected ${EXPECTED[issue.expected] ?? issue.expected}, received ${kindOf(issue.input)}`;
+};
+
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a mapping',
+  record: 'a mapping',
+  array: 'a list',
+};
+
+/** `a list`, `a mapping`, `null`, `number`…: how a value's kind is named in messages. */
+export function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return typeof v;
+}
+
+/** The whole document in our shape (VS Code's mcp.json is this shape too, with `inputs`). */
+export const NativeDocumentSchema = z.strictObject({
+  supervisor: SupervisorSectionSchema,
+  servers: z.record(z.string(), ServerSchema),
+  inputs: z.array(z.unknown()).optional(),
+});
+
+/** A Claude Desktop style document: `mcpServers`; other top-level keys belong to the host app and are ignored. */
+export const McpServersDocumentSchema = z.looseObject({
+  supervisor: SupervisorSectionSchema,
+  mcpServers: z.record(z.string(), ServerSchema),
+});

@@ -1,0 +1,64 @@
+import type {
+  BackoffConfig,
+  LimitConfig,
+  RestartPolicyName,
+  RestartStrategyName,
+} from '../machines/restart-policy.js';
+import type { ContainmentSetting } from '../process/containment.js';
+import type { NormalizedMcpTool } from '../registry/manifest.js';
+import type { ServerLimits } from './limits.js';
+
+export type { BackoffConfig, LimitConfig, RestartPolicyName, ServerLimits };
+
+/** How the supervisor's children are restarted together (OTP strategies). */
+export type Strategy = RestartStrategyName;
+
+/** One supervised server with every default filled, durations in ms and sizes in bytes. */
+export interface ServerConfig {
+  /** `[a-z][a-z0-9_-]*`; ids of Claude Desktop / VS Code files are normalized into this form. */
+  id: string;
+  command: string;
+  args: string[];
+  /**
+   * `args` as the config wrote them, `${VAR}` references unexpanded; present only when one was expanded. The trust
+   * store keeps this form, so a secret that arrives through the environment is never written down.
+   */
+  argsAsWritten?: string[];
+  /** Absolute; defaults to the config file's directory (the base directory for inline text). */
+  cwd: string;
+  /** Interpolated values, passed to the child on top of the allowlist and `inheritEnv`. */
+  env: Record<string, string>;
+  inheritEnv: string[];
+  disabled: boolean;
+  restart: { policy: RestartPolicyName; backoff: BackoffConfig; limit: LimitConfig };
+  timeouts: { startupMs: number; callMs: number; shutdownMs: number };
+  /** `intervalMs` 0 turns health pings off. */
+  health: { intervalMs: number; timeoutMs: number; failureThreshold: number };
+  maxResultBytes: number;
+  /** What the server may cost the host by talking (queue, request rate, listing size). */
+  limits: ServerLimits;
+  /** Absolute path of the plugin manifest, when one is configured. */
+  manifest?: string;
+  /** Plugin-wide scopes: the server's `scopes_required`, then the manifest's, deduplicated. */
+  scopesRequired: string[];
+  /** Declared tools: the manifest's `provides.mcp_tools`, then `tools:`; a later entry replaces an earlier one. */
+  tools: NormalizedMcpTool[];
+  /** `file://` URIs answered to `roots/list`; absent means `roots/list` is refused. */
+  roots?: string[];
+}
+
+/** A whole validated config. */
+export interface SupervisorConfig {
+  /** The file path, or the source name given for inline text. */
+  source: string;
+  supervisor: {
+    strategy: Strategy;
+    separator: string;
+    maxResultBytes: number;
+    limit: LimitConfig;
+    /** How servers are contained (`auto`: cgroup, else pid namespace, else process group); absent means `auto`. */
+    containment?: ContainmentSetting;
+  };
+  /** In file order. */
+  servers: ServerConfig[];
+}

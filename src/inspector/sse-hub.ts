@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
+import { pageEvent, pageRows } from './page-data.js';
+
+/** What the hub reads the fleet from. */
+export interface HubSource {
+  status(): ServerStatus[];
+  subscribe(listener: (e: SupervisorEvent) => void): () => void;
+}
+
+export interface SseHubOptions {
+  /** Minimum gap between two status pushes (default 100 ms: at most 10 a second). */
+  statusIntervalMs?: number;
+  keepaliveMs?: number;
+  /** Events kept to replay to a page that connects late or reconnects. */
+  historySize?: number;
+  /** A client whose unsent bytes pass this is dropped (it reconnects and catches up from history). */
+  maxBufferedBytes?: number;
+}
+
+interface Numbered {
+  seq: number;
+  event: SupervisorEvent;
+}
+
+/** Fans supervisor events out to Server-Sent-Events clients, with throttled status snapshots and keepalives. */
+export class SseHub {
+  readonly #source: HubSource;
+  readonly #clients = new Set<ServerResponse>();
+  readonly #history: Numbered[] = [];
+  readonly #statusIntervalMs: number;
+  readonly #historySize: number;
+  readonly #maxBuffered: number;
+  readonly #unsubscribe: () => void;
+  readonly #keepalive: NodeJS.Timeout;
+  // Event ids are `<boot>:<seq>` so a page that outlives a restart of this server does not skip new events.
+  readonly #boot = randomUUID().slice(0, 8);
+  #seq = 0;
+  #lastStatusAt = Number.NEGATIVE_INFINITY;
+  #statusTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(source: HubSource, opts: SseHubOptions = {}) {
+    this.#source = source;
+    this.#statusIntervalMs = opts.statusIntervalMs ?? 100;
+    this.#historySize = opts.historySize ?? 200;
+    this.#maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
+    this.#unsubscribe = source.subscribe((e) => this.#onEvent(e));
+    this.#keepalive = setInterval(() => this.#broadcast(': keepalive\n\n'), opts.keepaliveMs ?? 15_000);
+    this.#keepalive.unref();
+  }
+
+  /** How many streams are open (for tests and diagnostics). */
+  get clientCount(): number {
+    return this.#clients.size;
+  }
+
+  /**
+   * Takes over a response as an event stream: full status first, then the history the client has not seen
+   * (all of it, or what follows its `Last-Event-ID`), then live events.
+   */
+  attach(res: ServerResponse, lastEventId?: string): void {
+    if (this.#closed) {
+      res.writeHead(503).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    this.#clients.add(res);
+    res.on('close', () => this.#clients.delete(res));
+    res.write('retry: 1000\n\n');
+    const status = this.#statusFrame();
+    if (status) res.write(status);
+    const after = this.#seenUpTo(lastEventId);
+    for (const n of this.#history) if (n.seq > after) res.write(this.#eventFrame(n));
+  }
+
+  /** Ends every stream and stops listening; safe to call twice. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe();
+    clearInterval(this.#keepalive);
+    if (this.#statusTimer) clearTimeout(this.#statusTimer);
+    for (const res of this.#clients) res.end();
+    this.#clients.clear();
+  }
+
+  #onEvent(event: SupervisorEvent): void {
+    if (this.#closed) return;
+    const n = { seq: ++this.#seq, event };
+    this.#history.push(n);
+    if (this.#history.length > this.#historySize) this.#history.shift();
+    this.#broadcast(this.#eventFrame(n));
+    if (event.type === 'state' || event.type === 'exit') this.#scheduleStatus();
+  }
+
+  // Leading and trailing: the first change goes out at once, a burst collapses into one push per interval,
+  // and the last state of a burst is always sent. The push is deferred a tick so the source has settled.
+  #scheduleStatus(): void {
+    if (this.#statusTimer) return;
+    const wait = Math.max(0, this.#lastStatusAt + this.#statusIntervalMs - Date.now());
+    this.#statusTimer = setTimeout(() => {
+      this.#statusTimer = undefined;
+      this.#lastStatusAt = Date.now();
+      this.#broadcast(this.#statusFrame());
+    }, wait);
+    this.#statusTimer.unref();
+  }
+
+  #seenUpTo(lastEventId: string | undefined): number {
+    const [boot, seq] = (lastEventId ?? '').split(':');
+    const n = Number(seq);
+    return boot === this.#boot && Number.isInteger(n) ? n : 0;
+  }
+
+  #eventFrame(n: Numbered): string {
+    return `id: ${this.#boot}:${n.seq}\nevent: supervisor\ndata: ${JSON.stringify(pageEvent(n.event))}\n\n`;
+  }
+
+  #statusFrame(): string {
+    let servers: ServerStatus[];
+    try {
+      servers = this.#source.status();
+    } catch {
+      // A source that cannot answer right now is skipped rather than shown as an empty fleet.
+      return '';
+    }
+    return `event: status\ndata: ${JSON.stringify({ servers: pageRows(servers), now: Date.now() })}\n\n`;
+  }
+
+  #broadcast(frame: string): void {
+    for (const res of this.#clients) {
+      if (res.writableLength > this.#maxBuffered) {
+        this.#clients.delete(res);
+        res.destroy();
+        continue;
+      }
+      if (frame) res.write(frame);
+    }
+  }
+}

@@ -1,0 +1,327 @@
+import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
+import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../framing/json-rpc.js';
+import { type DecodedEvent, StreamDecoder } from '../framing/stream-decoder.js';
+import type { ContainmentKind } from '../process/containment.js';
+import { type ExitInfo, ServerProcess } from '../process/server-process.js';
+import type { FramePool } from '../workers/frame-pool.js';
+import { RemoteError, SupervisorError } from './errors.js';
+import { OutgoingQueue, queueFullError, type WriteOutcome } from './outgoing-queue.js';
+import { PendingRequests, type ResultMode } from './pending-requests.js';
+import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
+import { ServerRequestHandler } from './server-requests.js';
+
+export interface ConnectionOptions {
+  serverId: string;
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  /** The child's whole environment (built with buildChildEnv). */
+  env: Record<string, string>;
+  roots?: readonly string[] | undefined;
+  startupMs: number;
+  shutdownMs: number;
+  stdinGraceMs?: number;
+  /** How the process is contained (default: the strongest available) and which supervisor's ledger holds it. */
+  containment?: ContainmentKind | undefined;
+  owner?: string | undefined;
+  pool?: FramePool | undefined;
+  maxLineBytes?: number;
+  clientInfo?: { name: string; version: string };
+  /** Bytes queued for the server's stdin before it counts as not reading (default 16 MiB). */
+  queueBytes?: number;
+  /** Server→client requests answered per second, and the burst allowed (default 100/s, 200). */
+  requestRate?: { perSecond: number; burst: number };
+  /** The clock, in ms, the request rate runs on (default `performance.now`). */
+  now?: () => number;
+  onEvent?: (event: ConnectionEvent) => void;
+}
+
+/** What a connection tells its owner besides call results. */
+export type ConnectionEvent =
+  | { type: 'tools_changed' }
+  | { type: 'refused'; method: string }
+  | { type: 'call_timeout'; method: string }
+  | { type: 'oversize'; bytes: number }
+  /** The server stopped reading: `queuedBytes` waited for it, over the bound. It is to be treated as wedged. */
+  | { type: 'queue_full'; queuedBytes: number; limitBytes: number }
+  /** Requests beyond the server's rate get an error from now on; reported once per run of refusals. */
+  | { type: 'rate_limited'; method: string }
+  | { type: 'exit'; exit: ExitInfo };
+
+export interface InitializeResult {
+  protocolVersion: string;
+  serverInfo?: { name?: string; version?: string };
+  capabilities: Record<string, unknown>;
+  instructions?: string;
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  result?: { mode: ResultMode; maxBytes: number } | undefined;
+}
+
+/**
+ * One live JSON-RPC connection to one MCP server process over stdio: spawn, handshake, requests with
+ * timeouts and cancellation, answers to the server's own requests, and a teardown that leaves nothing.
+ */
+export class McpConnection {
+  readonly process: ServerProcess;
+  private readonly decoder: StreamDecoder;
+  private readonly pending: PendingRequests;
+  private readonly serverRequests: ServerRequestHandler;
+  private readonly queue: OutgoingQueue;
+  private handshakeDone = false;
+  private closed = false;
+  private initResult: InitializeResult | undefined;
+  private exitInfo: ExitInfo | undefined;
+
+  constructor(private readonly opts: ConnectionOptions) {
+    this.process = ServerProcess.spawn({
+      serverId: opts.serverId,
+      command: opts.command,
+      args: opts.args,
+      cwd: opts.cwd,
+      env: opts.env,
+      shutdownMs: opts.shutdownMs,
+      ...(opts.stdinGraceMs !== undefined ? { stdinGraceMs: opts.stdinGraceMs } : {}),
+      ...(opts.containment !== undefined ? { containment: opts.containment } : {}),
+      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+    });
+    this.queue = new OutgoingQueue(
+      this.process.stdin,
+      opts.queueBytes ?? DEFAULT_SERVER_LIMITS.queueBytes,
+      (queued) => this.onQueueFull(queued),
+    );
+    this.pending = new PendingRequests(
+      (m) => this.write(m),
+      () => queueFullError(this.opts.serverId, this.queue),
+    );
+    this.serverRequests = new ServerRequestHandler(
+      opts.roots,
+      (m) => this.write(m),
+      (method) => this.emit({ type: 'refused', method }),
+      {
+        perSecond: opts.requestRate?.perSecond ?? DEFAULT_SERVER_LIMITS.requestRate,
+        burst: opts.requestRate?.burst ?? DEFAULT_SERVER_LIMITS.requestBurst,
+        now: opts.now ?? (() => performance.now()),
+        onLimited: (method) => this.emit({ type: 'rate_limited', method }),
+      },
+    );
+    const stdout = this.process.stdout;
+    this.decoder = new StreamDecoder({
+      pool: opts.pool,
+      ...(opts.maxLineBytes !== undefined ? { maxLineBytes: opts.maxLineBytes } : {}),
+      resultFor: (id) => this.pending.resultFor(id),
+      onEvent: (e) => this.onDecoded(e),
+      onPause: () => stdout.pause(),
+      onResume: () => stdout.resume(),
+    });
+    stdout.on('data', (chunk: Buffer) => this.decoder.push(chunk));
+    stdout.on('end', () => this.decoder.end());
+    void this.process.exited.then((exit) => this.onExit(exit));
+  }
+
+  /** The server's pid, when the spawn worked. */
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** Bytes written for the server and not yet taken by it. */
+  get queuedBytes(): number {
+    return this.queue.queuedBytes;
+  }
+
+  /** Messages (answers, requests, notifications) refused since the queue hit its bound. */
+  get droppedMessages(): number {
+    return this.queue.droppedMessages;
+  }
+
+  /** How many stdout lines were skipped as not JSON-RPC. */
+  get noiseCount(): number {
+    return this.decoder.noiseCount;
+  }
+
+  /** The server's answer to `initialize`, once the handshake is done. */
+  get serverInit(): InitializeResult | undefined {
+    return this.initResult;
+  }
+
+  /** The exit, once the process is gone. */
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  /** Resolves once the process has exited (on its own or by `close`). */
+  get exited(): Promise<ExitInfo> {
+    return this.process.exited;
+  }
+
+  /**
+   * Performs the MCP handshake within `startupMs`: `initialize`, version check, `notifications/initialized`.
+   * Rejects with a SupervisorError (SPAWN_FAILED, HANDSHAKE_TIMEOUT, HANDSHAKE_FAILED, UNSUPPORTED_PROTOCOL, SERVER_EXITED).
+   */
+  async initialize(): Promise<InitializeResult> {
+    if (this.initResult) return this.initResult;
+    const exit = this.process.exitInfo;
+    if (exit) throw exitError(exit, 'before the handshake');
+    const capabilities: Record<string, unknown> = {};
+    if (this.opts.roots) capabilities.roots = { listChanged: false };
+    let raw: unknown;
+    try {
+      raw = await this.request(
+        'initialize',
+        {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities,
+          clientInfo: this.opts.clientInfo ?? { name: 'mcp-supervisor', version: '0.1.0' },
+        },
+        { timeoutMs: this.opts.startupMs },
+        true,
+      );
+    } catch (err) {
+      if (err instanceof SupervisorError && err.code === 'REQUEST_TIMEOUT') {
+        throw new SupervisorError(
+          'HANDSHAKE_TIMEOUT',
+          `no answer to initialize within ${this.opts.startupMs} ms`,
+        );
+      }
+      if (err instanceof RemoteError) {
+        throw new SupervisorError('HANDSHAKE_FAILED', `initialize refused: ${err.code}: ${err.message}`);
+      }
+      throw err;
+    }
+    const result = raw as Partial<InitializeResult> | null;
+    if (typeof result !== 'object' || result === null || typeof result.protocolVersion !== 'string') {
+      throw new SupervisorError('HANDSHAKE_FAILED', 'initialize answered without a protocolVersion');
+    }
+    if (!isSupportedProtocolVersion(result.protocolVersion)) {
+      throw new SupervisorError(
+        'UNSUPPORTED_PROTOCOL',
+        `server speaks protocol ${JSON.stringify(result.protocolVersion)}, which this client does not support`,
+      );
+    }
+    this.initResult = {
+      protocolVersion: result.protocolVersion,
+      capabilities: typeof result.capabilities === 'object' && result.capabilities ? result.capabilities : {},
+      ...(result.serverInfo ? { serverInfo: result.serverInfo } : {}),
+      ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
+    };
+    this.handshakeDone = true;
+    this.notify('notifications/initialized');
+    return this.initResult;
+  }
+
+  /**
+   * Sends one request and resolves its result; rejects with SupervisorError (timeout, cancel, exit, write,
+   * size) or RemoteError (the server's JSON-RPC error). Nothing but `initialize` goes out before the handshake.
+   */
+  request(method: string, params: unknown, opts: RequestOptions, beforeHandshake = false): Promise<unknown> {
+    if (!beforeHandshake && !this.handshakeDone) {
+      return Promise.reject(
+        new SupervisorError('HANDSHAKE_FAILED', `'${method}' sent before the handshake completed`),
+      );
+    }
+    const exit = this.process.exitInfo;
+    if (exit) return Promise.reject(exitError(exit, `before '${method}'`));
+    if (this.closed) return Promise.reject(new SupervisorError('CLOSED', 'connection closed'));
+    return this.pending.send(method, params, opts, () => this.emit({ type: 'call_timeout', method }));
+  }
+
+  /** Sends a notification (no answer expected); false when it could not be written. */
+  notify(method: string, params?: unknown): boolean {
+    const message: JsonRpcMessage =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.write(message) === 'sent';
+  }
+
+  /** Health check: resolves true on a pong within `timeoutMs`, false otherwise. */
+  async ping(timeoutMs: number): Promise<boolean> {
+    try {
+      await this.request('ping', undefined, { timeoutMs });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops the server (close stdin → SIGTERM → SIGKILL to its group); idempotent; resolves with the exit. */
+  close(reason = 'stopped', opts: { immediate?: boolean } = {}): Promise<ExitInfo> {
+    this.closed = true;
+    // What still waits for 'drain' goes into the stream now, so that closing stdin delivers it before the end.
+    this.queue.release();
+    return this.process.stop(reason, opts);
+  }
+
+  private write(message: JsonRpcMessage): WriteOutcome {
+    if (this.process.exitInfo) return 'closed';
+    return this.queue.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private onQueueFull(queuedBytes: number): void {
+    // Nothing waiting can be answered by a server that reads nothing: fail them now, not at their timeouts.
+    this.pending.failAll(queueFullError(this.opts.serverId, this.queue));
+    this.emit({ type: 'queue_full', queuedBytes, limitBytes: this.queue.limit });
+  }
+
+  private onDecoded(e: DecodedEvent): void {
+    switch (e.kind) {
+      case 'tool-result':
+        this.pending.settleToolResult(e.id, e.text, e.result);
+        return;
+      case 'oversize':
+        this.emit({ type: 'oversize', bytes: e.bytes });
+        if (e.id !== undefined) this.pending.failOversize(e.id, e.bytes);
+        return;
+      case 'noise':
+        return;
+      case 'message':
+        this.onMessage(e.message);
+    }
+  }
+
+  private onMessage(m: JsonRpcMessage): void {
+    if (isResponse(m)) {
+      if (m.id !== null) this.pending.settle(m.id, m);
+      return;
+    }
+    if (isRequest(m)) {
+      this.serverRequests.handle(m);
+      return;
+    }
+    if (isNotification(m) && m.method === 'notifications/tools/list_changed' && this.handshakeDone) {
+      this.emit({ type: 'tools_changed' });
+    }
+  }
+
+  private onExit(exit: ExitInfo): void {
+    this.exitInfo = exit;
+    this.closed = true;
+    this.pending.failAll(exitError(exit, 'during the call'));
+    this.decoder.close();
+    this.emit({ type: 'exit', exit });
+  }
+
+  private emit(event: ConnectionEvent): void {
+    if (event.type !== 'exit' && this.closed) return;
+    this.opts.onEvent?.(event);
+  }
+}
+
+/** Describes an exit as the error every affected call resolves with. */
+export function exitError(exit: ExitInfo, when: string): SupervisorError {
+  if (exit.reason === 'spawn_failed') {
+    return new SupervisorError(
+      'SPAWN_FAILED',
+      `server could not be spawned: ${exit.error ?? 'unknown error'}`,
+    );
+  }
+  const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+  const tail = exit.stderrTail ? `; stderr: ${lastLine(exit.stderrTail)}` : '';
+  return new SupervisorError('SERVER_EXITED', `server exited (${how}) ${when}${tail}`);
+}
+
+function lastLine(text: string): string {
+  const i = text.lastIndexOf('\n');
+  return (i < 0 ? text : text.slice(i + 1)).slice(0, 200);
+}

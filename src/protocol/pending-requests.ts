@@ -1,0 +1,150 @@
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../framing/json-rpc.js';
+import type { ResultRequest } from '../framing/stream-decoder.js';
+import { RemoteError, SupervisorError } from './errors.js';
+import type { WriteOutcome } from './outgoing-queue.js';
+
+export type ResultMode = 'text' | 'result';
+
+/** What a tools/call resolves with when the decoder flattened (`text`) or capped (`result`) it. */
+export interface ToolResultValue {
+  kind: 'tool-result';
+  text?: string | undefined;
+  result?: unknown;
+}
+
+interface Pending {
+  method: string;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout | undefined;
+  result: ResultRequest | undefined;
+  detach: () => void;
+}
+
+/**
+ * The requests we sent and have no answer for yet, keyed by our own ids (which start at 0). A late answer,
+ * after a timeout or cancel, finds no entry and is dropped.
+ */
+export class PendingRequests {
+  private nextId = 0;
+  private readonly map = new Map<JsonRpcId, Pending>();
+
+  constructor(
+    private readonly write: (m: JsonRpcMessage) => WriteOutcome,
+    /** The error a request gets when the server's queue is full. */
+    private readonly queueFull: () => Error = () => new SupervisorError('QUEUE_FULL', 'outgoing queue full'),
+  ) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Sends a request; the promise settles exactly once (answer, timeout, abort, exit, write failure). */
+  send(
+    method: string,
+    params: unknown,
+    opts: { timeoutMs: number; signal?: AbortSignal | undefined; result?: ResultRequest | undefined },
+    onTimeout: () => void,
+  ): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      if (opts.signal?.aborted) {
+        reject(new SupervisorError('REQUEST_CANCELLED', `'${method}' cancelled by the caller`));
+        return;
+      }
+      const abandon = (err: SupervisorError, reason: string) => {
+        if (!this.map.has(id)) return;
+        this.take(id);
+        // initialize must never be cancelled (MCP); everything else tells the server to stop working.
+        if (method !== 'initialize') {
+          this.write({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason },
+          });
+        }
+        reject(err);
+      };
+      const onAbort = () =>
+        abandon(
+          new SupervisorError('REQUEST_CANCELLED', `'${method}' cancelled by the caller`),
+          'cancelled by the caller',
+        );
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const timer =
+        opts.timeoutMs > 0 && Number.isFinite(opts.timeoutMs)
+          ? setTimeout(() => {
+              onTimeout();
+              abandon(
+                new SupervisorError('REQUEST_TIMEOUT', `'${method}' timed out after ${opts.timeoutMs} ms`),
+                `timed out after ${opts.timeoutMs} ms`,
+              );
+            }, opts.timeoutMs)
+          : undefined;
+      this.map.set(id, {
+        method,
+        resolve,
+        reject,
+        timer,
+        result: opts.result,
+        detach: () => opts.signal?.removeEventListener('abort', onAbort),
+      });
+      const message: JsonRpcMessage =
+        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      const outcome = this.write(message);
+      if (outcome !== 'sent' && this.take(id)) {
+        reject(
+          outcome === 'full'
+            ? this.queueFull()
+            : new SupervisorError('WRITE_FAILED', `could not write '${method}' to the server`),
+        );
+      }
+    });
+  }
+
+  /** Tells the decoder whether a response id is a tools/call to flatten or cap, and how. */
+  resultFor(id: JsonRpcId): ResultRequest | undefined {
+    return this.map.get(id)?.result;
+  }
+
+  /** Settles a request with a plain response; unknown ids are dropped. */
+  settle(id: JsonRpcId, response: JsonRpcResponse): void {
+    const p = this.take(id);
+    if (!p) return;
+    if ('error' in response) {
+      p.reject(new RemoteError(response.error.code, response.error.message, response.error.data));
+    } else {
+      p.resolve(response.result);
+    }
+  }
+
+  /** Settles a tools/call with the decoder's flattened text or capped result. */
+  settleToolResult(id: JsonRpcId, text: string | undefined, result: unknown): void {
+    const value: ToolResultValue = { kind: 'tool-result', text, result };
+    this.take(id)?.resolve(value);
+  }
+
+  /** Fails one call whose answer was too large to take in; the connection lives on. */
+  failOversize(id: JsonRpcId, bytes: number): void {
+    this.take(id)?.reject(
+      new SupervisorError(
+        'RESULT_TOO_LARGE',
+        `response of ${bytes} bytes exceeds the line limit and was discarded`,
+      ),
+    );
+  }
+
+  /** Fails every open request at once (the server exited): nobody waits for a timeout that cannot help. */
+  failAll(err: Error): void {
+    for (const id of [...this.map.keys()]) this.take(id)?.reject(err);
+  }
+
+  private take(id: JsonRpcId): Pending | undefined {
+    const p = this.map.get(id);
+    if (!p) return undefined;
+    this.map.delete(id);
+    if (p.timer) clearTimeout(p.timer);
+    p.detach();
+    return p;
+  }
+}

@@ -1,0 +1,98 @@
+import type { DiscoveredTool } from '../registry/server-tools.js';
+import type { McpConnection } from './connection.js';
+import { SupervisorError } from './errors.js';
+
+/** How far one `tools/list` pagination may go: all pages together, and the whole of it in time. */
+export interface ListingBounds {
+  timeoutMs: number;
+  maxBytes: number;
+  maxPages: number;
+}
+
+/** Which bound a listing hit, with how far it got: data, rendered for people only at the edge. */
+export interface ListingCut {
+  bound: 'bytes' | 'pages' | 'time';
+  /** The bound's value: bytes, pages or ms. */
+  limit: number;
+  /** Whole pages taken, and their bytes as JSON. */
+  pages: number;
+  bytes: number;
+}
+
+/** The tools of every page taken, and the cut when the listing did not reach its end. */
+export interface Listing {
+  tools: DiscoveredTool[];
+  cut?: ListingCut;
+}
+
+interface Page {
+  tools?: unknown;
+  nextCursor?: unknown;
+}
+
+/**
+ * Lists tools following `nextCursor`, within `bounds`. A listing that would pass a bound stops before the page
+ * that passes it (bytes) or at the bound (pages, time) and says so in `cut`; the caller decides whether a cut
+ * listing is used. Rejects with a SupervisorError/RemoteError for a broken answer or a dead server.
+ */
+export async function listTools(conn: McpConnection, bounds: ListingBounds): Promise<Listing> {
+  const tools: DiscoveredTool[] = [];
+  const seen = new Set<string>();
+  const deadline = performance.now() + bounds.timeoutMs;
+  let cursor: string | undefined;
+  let bytes = 0;
+  for (let pages = 0; ; pages++) {
+    const cut = (bound: ListingCut['bound'], limit: number): Listing => ({
+      tools,
+      cut: { bound, limit, pages, bytes },
+    });
+    if (pages >= bounds.maxPages) return cut('pages', bounds.maxPages);
+    const left = Math.ceil(deadline - performance.now());
+    if (left <= 0) return cut('time', bounds.timeoutMs);
+    let result: Page | null;
+    try {
+      result = (await conn.request('tools/list', cursor === undefined ? {} : { cursor }, {
+        timeoutMs: left,
+      })) as Page | null;
+    } catch (err) {
+      // A page that timed out only because the listing's time ran out is the time bound, not a broken server.
+      if (
+        err instanceof SupervisorError &&
+        err.code === 'REQUEST_TIMEOUT' &&
+        performance.now() >= deadline - 1
+      )
+        return cut('time', bounds.timeoutMs);
+      throw err;
+    }
+    if (!result || !Array.isArray(result.tools)) {
+      throw new SupervisorError('INVALID_RESPONSE', 'tools/list answered without a tools array');
+    }
+    // What the page costs to hold: its tools as JSON (the line itself is gone by now).
+    const size = Buffer.byteLength(JSON.stringify(result.tools), 'utf8');
+    if (bytes + size > bounds.maxBytes) return cut('bytes', bounds.maxBytes);
+    bytes += size;
+    for (const t of result.tools) {
+      if (typeof t === 'object' && t !== null && typeof (t as DiscoveredTool).name === 'string')
+        tools.push(t as DiscoveredTool);
+    }
+    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return { tools };
+    // A server that hands back a cursor it already gave would page forever.
+    if (seen.has(result.nextCursor))
+      throw new SupervisorError('INVALID_RESPONSE', 'tools/list repeated a cursor');
+    seen.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+}
+
+const MiB = 1024 * 1024;
+
+/** The sentence a notice carries for a cut listing. */
+export function describeCut(cut: ListingCut): string {
+  const what =
+    cut.bound === 'bytes'
+      ? `its bound of ${cut.limit % MiB === 0 ? `${cut.limit / MiB} MiB` : `${cut.limit} bytes`}`
+      : cut.bound === 'pages'
+        ? `its bound of ${cut.limit} pages`
+        : `the call timeout of ${cut.limit} ms`;
+  return `tools/list stopped at ${what} (after ${cut.pages} pages)`;
+}

@@ -1,0 +1,112 @@
+import type { ExposedTool } from '../supervisor/types.js';
+import { exposedName, isValidMcpToolName } from './exposed-name.js';
+import type { NormalizedMcpTool } from './manifest.js';
+import { checkScopes } from './scopes.js';
+
+/** One tool as a live server lists it in `tools/list` (MCP's `Tool`, the parts the supervisor reads). */
+export interface DiscoveredTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+export interface ResolveServerToolsInput {
+  serverId: string;
+  separator: string;
+  /** What the server listed, in its order (all pages). Untrusted: checked entry by entry. */
+  discovered: readonly DiscoveredTool[];
+  /** What the manifest / config `tools:` declares for this server. */
+  declared: readonly NormalizedMcpTool[];
+  /** The server's plugin-wide scope floor. */
+  scopesRequired: readonly string[];
+}
+
+export interface ResolvedServerTools {
+  /** The tools to expose, in the server's list order. */
+  tools: ExposedTool[];
+  /** One line per dropped or repaired entry, naming the server; for the log. */
+  problems: string[];
+  /** Declared tools the server does not list, in declared order; not exposed. */
+  missingDeclared: string[];
+}
+
+/**
+ * Turns one server's `tools/list` into the tools the fleet exposes: names kept as the server spells them
+ * (checked only against the MCP charset), duplicates dropped, declared tools merged in as description fallbacks
+ * and extra scopes, and the fleet-wide name attached. Pure: the caller logs `problems` and reports
+ * `missingDeclared`.
+ */
+export function resolveServerTools(input: ResolveServerToolsInput): ResolvedServerTools {
+  const { serverId, separator } = input;
+  const problems: string[] = [];
+  const declared = new Map<string, NormalizedMcpTool>();
+  for (const d of input.declared) if (!declared.has(d.name)) declared.set(d.name, d);
+
+  const tools: ExposedTool[] = [];
+  const seen = new Set<string>();
+  input.discovered.forEach((raw: unknown, i) => {
+    const name = isRecord(raw) ? raw['name'] : undefined;
+    if (!isRecord(raw) || !isValidMcpToolName(name)) {
+      problems.push(
+        `server ${serverId}: tool #${i} ${describeName(name)} is not a valid MCP tool name ([A-Za-z0-9_.-]{1,128}); dropped`,
+      );
+      return;
+    }
+    if (seen.has(name)) {
+      problems.push(
+        `server ${serverId}: tool ${JSON.stringify(name)} is listed more than once; later copy dropped`,
+      );
+      return;
+    }
+    seen.add(name);
+    const decl = declared.get(name);
+    const tool: ExposedTool = {
+      name: exposedName(serverId, name, separator),
+      server: serverId,
+      tool: name,
+      inputSchema: { type: 'object' },
+      // Plugin-wide floor first, then the tool's own: the same union `checkScopes` will demand at call time.
+      scopesRequired: checkScopes({
+        pluginWideScopes: input.scopesRequired,
+        callerScopes: [],
+        tool: { scopesRequired: decl?.scopesRequired ?? [] },
+      }).required,
+    };
+    const description = nonEmptyString(raw['description']) ?? nonEmptyString(decl?.description);
+    if (description !== undefined) tool.description = description;
+    const inputSchema = raw['inputSchema'];
+    if (isRecord(inputSchema)) tool.inputSchema = inputSchema;
+    else if (inputSchema !== undefined) {
+      problems.push(
+        `server ${serverId}: tool ${JSON.stringify(name)} has a non-object inputSchema; using {type: object}`,
+      );
+    }
+    const outputSchema = raw['outputSchema'];
+    if (isRecord(outputSchema)) tool.outputSchema = outputSchema;
+    else if (outputSchema !== undefined) {
+      problems.push(
+        `server ${serverId}: tool ${JSON.stringify(name)} has a non-object outputSchema; ignored`,
+      );
+    }
+    tools.push(tool);
+  });
+
+  const missingDeclared = [...declared.keys()].filter((n) => !seen.has(n));
+  return { tools, problems, missingDeclared };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function nonEmptyString(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim().length > 0 ? v : undefined;
+}
+
+function describeName(name: unknown): string {
+  if (typeof name !== 'string') return '(no string name)';
+  return JSON.stringify(name.length > 140 ? `${name.slice(0, 140)}…` : name);
+}

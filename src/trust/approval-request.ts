@@ -1,0 +1,49 @@
+import type { ApprovalRequest } from '../supervisor/types.js';
+import { describeChanges } from './changes.js';
+import type { FingerprintFacts } from './fingerprint.js';
+import { MASK, maskArgs, maskEnv } from './mask.js';
+import type { TrustRecord } from './store-file.js';
+
+/**
+ * Builds what `approve` is shown. `env` is the server's real env (the values `computeFingerprint` was given):
+ * it is masked here, and only masked values leave; without it every value shows as `***`. `changes` lists
+ * what differs from `previous` (`first approval` when there is none); for `kind: 'tools'` it also names each
+ * held tool as `tool NAME changed` (it was pinned) or `tool NAME added`.
+ */
+export function buildApprovalRequest(
+  kind: ApprovalRequest['kind'],
+  serverId: string,
+  facts: FingerprintFacts,
+  fingerprint: string,
+  previous?: TrustRecord,
+  tools?: readonly string[],
+  env?: Readonly<Record<string, string>>,
+): ApprovalRequest {
+  const shownEnv: Record<string, string> = {};
+  if (env !== undefined) Object.assign(shownEnv, maskEnv(env));
+  else for (const name of Object.keys(facts.env).sort()) shownEnv[name] = MASK;
+  const serverLines =
+    kind === 'server' || previous === undefined || previous.fingerprint !== fingerprint
+      ? describeChanges(previous?.facts, facts)
+      : [];
+  if (serverLines.length === 0 && previous !== undefined && previous.fingerprint !== fingerprint) {
+    serverLines.push('fingerprint changed');
+  }
+  const toolLines =
+    kind === 'tools'
+      ? (tools ?? []).map((t) => `tool ${t} ${Object.hasOwn(previous?.tools ?? {}, t) ? 'changed' : 'added'}`)
+      : [];
+  const request: ApprovalRequest = {
+    kind,
+    server: serverId,
+    fingerprint,
+    command: facts.command,
+    executable: facts.executable,
+    args: maskArgs(facts.args),
+    cwd: facts.cwd,
+    env: shownEnv,
+    changes: [...serverLines, ...toolLines],
+  };
+  if (tools !== undefined) request.tools = [...tools];
+  return request;
+}

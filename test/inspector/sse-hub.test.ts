@@ -1,0 +1,79 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SseHub } from '../../src/inspector/sse-hub.js';
+import { FakeSource, sampleFleet } from './fake-source.js';
+import { SseClient } from './sse-client.js';
+
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function serve(hub: SseHub): Promise<string> {
+  const server: Server = createServer((_req, res) => hub.attach(res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(
+    () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+describe('SseHub', () => {
+  it('sends keepalive comments on its interval', async () => {
+    const hub = new SseHub(new FakeSource(sampleFleet()), { keepaliveMs: 40 });
+    cleanups.push(() => hub.close());
+    const es = await SseClient.open(await serve(hub));
+    cleanups.push(() => es.close());
+    await es.until((f) => f.filter((x) => x.comment === 'keepalive').length >= 2);
+    expect(es.frames[0]).toEqual({ retry: 1000 });
+    expect(es.frames[1]?.event).toBe('status');
+  });
+
+  it('keeps only the newest events for replay', async () => {
+    const source = new FakeSource(sampleFleet());
+    const hub = new SseHub(source, { historySize: 3 });
+    cleanups.push(() => hub.close());
+    for (const to of ['spawning', 'handshaking', 'ready', 'wedged', 'stopping'] as const)
+      source.transition('git', to);
+    const es = await SseClient.open(await serve(hub));
+    cleanups.push(() => es.close());
+    await es.until((f) => f.filter((x) => x.event === 'supervisor').length === 3);
+    const tos = es.named('supervisor').map((f) => (JSON.parse(f.data ?? '{}') as { to: string }).to);
+    expect(tos).toEqual(['ready', 'wedged', 'stopping']);
+  });
+
+  it('drops a client that stops reading instead of buffering without bound', async () => {
+    const source = new FakeSource(sampleFleet());
+    const hub = new SseHub(source, { maxBufferedBytes: 64 * 1024 });
+    cleanups.push(() => hub.close());
+    const es = await SseClient.open(await serve(hub));
+    cleanups.push(() => es.close());
+    await es.until((f) => f.some((x) => x.event === 'status'));
+    expect(hub.clientCount).toBe(1);
+    es.pause();
+    const big = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 2000 && hub.clientCount > 0; i++) {
+      source.emit({ type: 'notice', server: null, message: big, at: Date.now() });
+      if (i % 50 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(hub.clientCount).toBe(0);
+  });
+
+  it('ends every stream on close and ignores events afterwards', async () => {
+    const source = new FakeSource(sampleFleet());
+    const hub = new SseHub(source);
+    const es = await SseClient.open(await serve(hub));
+    cleanups.push(() => es.close());
+    await es.until((f) => f.some((x) => x.event === 'status'));
+    hub.close();
+    hub.close();
+    await es.until(() => es.ended);
+    expect(source.listeners.size).toBe(0);
+    expect(hub.clientCount).toBe(0);
+  });
+});

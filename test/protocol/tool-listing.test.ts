@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { listAllTools } from '../../src/protocol/tool-calls.js';
+import { describeCut, listTools } from '../../src/protocol/tool-listing.js';
+import { fixtureConnections } from '../supervisor/helpers.js';
+
+const MiB = 1024 * 1024;
+const fx = fixtureConnections();
+afterEach(async () => {
+  await fx.reap();
+  fx.events.length = 0;
+});
+
+const wide = { timeoutMs: 10_000, maxBytes: 64 * MiB, maxPages: 1000 };
+
+async function endless(pageBytes: number) {
+  const conn = fx.open(['--endless-list', String(pageBytes), '--endless-from-start']);
+  await conn.initialize();
+  return conn;
+}
+
+describe('listTools bounds', () => {
+  it('a listing that ends within its bounds is whole, with no cut', async () => {
+    const conn = fx.open(['--tools', '25', '--page-size', '4']);
+    await conn.initialize();
+    const listing = await listTools(conn, { ...wide, maxPages: 20 });
+    expect(listing.cut).toBeUndefined();
+    expect(listing.tools.filter((t) => t.name.startsWith('tool_'))).toHaveLength(25);
+  });
+
+  it('stops before the page that would pass the byte bound, keeping whole pages only', async () => {
+    const conn = await endless(64 * 1024);
+    const listing = await listTools(conn, { ...wide, maxBytes: MiB });
+    expect(listing.cut).toMatchObject({ bound: 'bytes', limit: MiB });
+    expect(listing.cut!.bytes).toBeLessThanOrEqual(MiB);
+    expect(listing.cut!.bytes).toBeGreaterThan(MiB - 64 * 1024 - 4096);
+    // 64 tools a page, and only whole pages.
+    expect(listing.tools).toHaveLength(64 * listing.cut!.pages);
+    expect(new Set(listing.tools.map((t) => t.name)).size).toBe(listing.tools.length);
+  });
+
+  it('stops at the page bound', async () => {
+    const conn = await endless(2048);
+    const listing = await listTools(conn, { ...wide, maxPages: 7 });
+    expect(listing.cut).toMatchObject({ bound: 'pages', limit: 7, pages: 7 });
+    expect(listing.tools.at(-1)!.name).toBe('endless_6_1');
+    expect(describeCut(listing.cut!)).toBe('tools/list stopped at its bound of 7 pages (after 7 pages)');
+  });
+
+  it('stops at the time bound, which covers the whole listing, not each page', async () => {
+    const conn = await endless(1024);
+    const t0 = performance.now();
+    const listing = await listTools(conn, { timeoutMs: 300, maxBytes: 1024 * MiB, maxPages: 1e9 });
+    const ms = performance.now() - t0;
+    expect(listing.cut).toMatchObject({ bound: 'time', limit: 300 });
+    expect(listing.cut!.pages).toBeGreaterThan(1);
+    expect(ms).toBeGreaterThanOrEqual(299);
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('listAllTools, all or nothing, rejects a cut listing', async () => {
+    const conn = await endless(512);
+    await expect(listAllTools(conn, 10_000)).rejects.toMatchObject({
+      code: 'INVALID_RESPONSE',
+      message: 'tools/list stopped at its bound of 1000 pages (after 1000 pages)',
+    });
+  });
+});
