@@ -74,7 +74,9 @@ export { diffTools, type ToolDiff } from './registry/tool-diff.js';
 export { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';
 export type { GateVerdict } from './supervisor/runtime-actors.js';
 export {
-  type CallOpts,
+  type CallOptions,
+  /** @deprecated the same type as {@link CallOptions}, under its first name. */
+  type CallOptions as CallOpts,
   createSupervisor,
   Supervisor,
   type SupervisorClock,

@@ -1,6 +1,7 @@
 // parseConfig / loadConfig: text → one validated SupervisorConfig, or a ConfigError listing every problem.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { isRecord } from '../framing/is-record.js';
 import { type LocatedDocument, parseLocatedYaml } from '../registry/located-yaml.js';
 import { mcpToolEntryNameIssues } from '../registry/manifest.js';
 import { buildServer } from './build-server.js';
@@ -190,10 +191,4 @@ function checkRaw(
       : '';
     sink.at([...base, ...issue.path], issue.message + first);
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return (
-    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
-  );
 }

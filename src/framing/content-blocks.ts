@@ -1,3 +1,4 @@
+import { isRecord } from './is-record.js';
 import { base64DecodedBytes, formatBytes } from './utf8-cap.js';
 
 /** One content block as flattening sees it: its text form, or why it is not a content block at all. */
@@ -8,13 +9,6 @@ export type BlockRendering =
       own: boolean;
     }
   | { ok: false; problem: string };
-
-type Loose = Record<string, unknown>;
-
-/** A plain object (not null, not an array). */
-export function isRecord(v: unknown): v is Loose {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** `null`, `array`, or the typeof of anything else, for error messages. */
 export function describeType(v: unknown): string {

@@ -1,4 +1,5 @@
-import { type BlockRendering, describeType, isRecord, renderBlock } from './content-blocks.js';
+import { type BlockRendering, describeType, renderBlock } from './content-blocks.js';
+import { isRecord } from './is-record.js';
 import { capUtf8, normalizeMaxBytes, utf8Length } from './utf8-cap.js';
 
 /** An MCP content block, kept as the server sent it apart from capped text. */

@@ -1,3 +1,4 @@
+import { isRecord } from './is-record.js';
 /** JSON-RPC 2.0 message shapes, the guard the framer admits them with, and how the peers tell their kinds apart. */
 export type JsonRpcId = string | number;
 
@@ -27,12 +28,6 @@ export type JsonRpcMessage =
   | JsonRpcNotification
   | JsonRpcSuccessResponse
   | JsonRpcErrorResponse;
-
-type Loose = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Loose {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isId(v: unknown): v is JsonRpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));

@@ -1,5 +1,6 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
 import type { DiscoveredTool } from '../registry/server-tools.js';
+import type { SettledCall } from './call-options.js';
 import type { McpConnection } from './connection.js';
 import { errorText, SupervisorError } from './errors.js';
 import type { ToolResultValue } from './pending-requests.js';
@@ -13,19 +14,6 @@ export interface CallToolResult {
   content: Array<Record<string, unknown>>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
-}
-
-export interface CallOptions {
-  timeoutMs: number;
-  maxBytes: number;
-  signal?: AbortSignal | undefined;
-  /** The name the caller used (the namespaced one), for error strings; default the server's own name. */
-  label?: string | undefined;
-  /**
-   * The caller's whole timeout when `timeoutMs` is what is left of it (time spent waiting for the server to become
-   * ready was taken off), so a timeout names the figure the caller gave.
-   */
-  budgetMs?: number | undefined;
 }
 
 /**
@@ -47,7 +35,7 @@ export async function callToolText(
   conn: McpConnection,
   name: string,
   args: Record<string, unknown> | undefined,
-  opts: CallOptions,
+  opts: SettledCall,
 ): Promise<string> {
   try {
     const value = (await conn.request(
@@ -66,7 +54,7 @@ export async function callToolResult(
   conn: McpConnection,
   name: string,
   args: Record<string, unknown> | undefined,
-  opts: CallOptions,
+  opts: SettledCall,
 ): Promise<CallToolResult> {
   try {
     const value = (await conn.request(

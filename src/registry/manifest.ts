@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { isRecord } from '../framing/is-record.js';
 import { RegistryError } from './errors.js';
 import { dotted, type LocatedProblem, parseLocatedYaml, zodProblems } from './located-yaml.js';
 import { isValidBareName } from './naming.js';
@@ -171,10 +172,6 @@ function readReason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   // Node appends `, open '<path>'`; the path is already the problem's source.
   return message.replace(/, \w+ '.*'$/s, '');
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function kindOf(v: unknown): string {

@@ -1,3 +1,4 @@
+import { isRecord } from '../framing/is-record.js';
 import type { ExposedTool } from '../supervisor/types.js';
 import { exposedName, isValidMcpToolName } from './exposed-name.js';
 import type { NormalizedMcpTool } from './manifest.js';
@@ -96,10 +97,6 @@ export function resolveServerTools(input: ResolveServerToolsInput): ResolvedServ
 
   const missingDeclared = [...declared.keys()].filter((n) => !seen.has(n));
   return { tools, problems, missingDeclared };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function nonEmptyString(v: unknown): string | undefined {

@@ -1,19 +1,13 @@
 // What a tool call may be given, checked before anything waits: JavaScript callers can pass anything, and a
 // call must answer `ERROR: …` for junk rather than reject, hang or reach the server.
 
+import { isRecord } from '../framing/is-record.js';
+import type { CallOptions } from '../protocol/call-options.js';
 /** The largest delay a Node timer honours; a longer one would fire at once (Node warns and uses 1 ms). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
-/** The options of one call, as `callTool` takes them. */
-export interface CallOpts {
-  scopes?: readonly string[];
-  /** Positive and finite; above {@link MAX_TIMEOUT_MS} it is clamped to it. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
 export type CallInput =
-  | { ok: true; name: string; args: Record<string, unknown> | undefined; opts: CallOpts }
+  | { ok: true; name: string; args: Record<string, unknown> | undefined; opts: CallOptions }
   | { ok: false; error: string };
 
 /** Checks and normalises a call's name, arguments and options; `null` arguments or options mean none. */
@@ -26,7 +20,7 @@ export function checkCallInput(name: unknown, args: unknown, opts: unknown): Cal
     return refuse(`call options must be an object, got ${kindOf(opts)}`);
   }
   const o = (opts ?? {}) as Record<string, unknown>;
-  const out: CallOpts = {};
+  const out: CallOptions = {};
   const { scopes, timeoutMs, signal } = o;
   if (scopes !== undefined) {
     if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) {
@@ -55,10 +49,6 @@ export function clampTimeout(ms: number): number {
 
 function refuse(why: string): CallInput {
   return { ok: false, error: `ERROR: invalid call: ${why}` };
-}
-
-function isRecord(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function kindOf(v: unknown): string {

@@ -6,6 +6,7 @@ import { serverMachine } from '../machines/server.machine.js';
 import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
 import { type ContainmentKind, type ContainmentSetting, chooseContainment } from '../process/containment.js';
 import { persistLedger, reapOrphans } from '../process/state-dir.js';
+import type { CallOptions } from '../protocol/call-options.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import { errorText } from '../protocol/errors.js';
 import {
@@ -19,7 +20,7 @@ import type { ListingCut } from '../protocol/tool-listing.js';
 import { checkScopes } from '../registry/scopes.js';
 import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
-import { type CallOpts, checkCallInput, clampTimeout } from './call-input.js';
+import { checkCallInput, clampTimeout } from './call-input.js';
 import { FleetTools } from './fleet-tools.js';
 import {
   type GateVerdict,
@@ -81,7 +82,7 @@ export interface SupervisorOptions {
   scopes?: 'checked' | 'unchecked';
 }
 
-export type { CallOpts };
+export type { CallOptions };
 
 const SETTLED = new Set(['ready', 'failed', 'untrusted', 'stopped']);
 const DOWN = new Set(['failed', 'untrusted', 'stopped']);
@@ -247,7 +248,7 @@ export class Supervisor {
    * Calls a tool by its namespaced name; never rejects: every failure, a malformed call included, resolves to an
    * `ERROR: ` string.
    */
-  async callTool(name: string, args?: Record<string, unknown>, opts?: CallOpts): Promise<string> {
+  async callTool(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<string> {
     try {
       const input = checkCallInput(name, args, opts);
       if (!input.ok) return input.error;
@@ -265,7 +266,7 @@ export class Supervisor {
   async callToolResult(
     name: string,
     args?: Record<string, unknown>,
-    opts?: CallOpts,
+    opts?: CallOptions,
   ): Promise<CallToolResult> {
     try {
       const input = checkCallInput(name, args, opts);
@@ -304,7 +305,7 @@ export class Supervisor {
 
   private async prepare(
     name: string,
-    opts: CallOpts,
+    opts: CallOptions,
   ): Promise<
     | string
     | {
