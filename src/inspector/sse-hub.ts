@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
-import { pageEvent, pageRows } from './page-data.js';
+import { pageEvent, pageStatus } from './page-data.js';
 
 /** What the hub reads the fleet from. */
 export interface HubSource {
@@ -131,7 +131,7 @@ export class SseHub {
       // A source that cannot answer right now is skipped rather than shown as an empty fleet.
       return '';
     }
-    return `event: status\ndata: ${JSON.stringify({ servers: pageRows(servers), now: Date.now() })}\n\n`;
+    return `event: status\ndata: ${JSON.stringify(pageStatus(servers))}\n\n`;
   }
 
   #broadcast(frame: string): void {

@@ -2,8 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
-import { PAGE_CSP, PAGE_HTML } from './page.js';
-import { pageRows } from './page-data.js';
+import { type InspectorPage, inspectorPage, loadBrowserModules } from './page.js';
+import { pageStatus } from './page-data.js';
 import { SseHub } from './sse-hub.js';
 import type { StatechartGraph } from './statechart.js';
 
@@ -40,7 +40,8 @@ export type UiServerErrorCode =
   | 'ui_host_not_loopback'
   | 'ui_bad_port'
   | 'ui_port_in_use'
-  | 'ui_listen_failed';
+  | 'ui_listen_failed'
+  | 'ui_page_missing';
 
 /** Why the inspector could not start. */
 export class UiServerError extends Error {
@@ -72,9 +73,14 @@ export async function startUiServer(source: UiSource, opts: UiServerOptions = {}
     throw new UiServerError('ui_bad_port', `UI port must be an integer 0-65535, got ${String(port)}`);
   }
 
+  const modules = await loadBrowserModules();
+  if (!(modules instanceof Map)) {
+    throw new UiServerError('ui_page_missing', `the inspector page's file ${modules.missing} is missing`);
+  }
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const hub = new SseHub(source);
-  const server = createServer((req, res) => handle(req, res, source, hub, token));
+  const site: Site = { source, hub, token, page: inspectorPage(token), modules };
+  const server = createServer((req, res) => handle(req, res, site));
   server.keepAliveTimeout = 1000;
   try {
     await listen(server, port, bindHost);
@@ -117,20 +123,31 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
   });
 }
 
-function handle(
-  req: IncomingMessage,
-  res: ServerResponse,
-  source: UiSource,
-  hub: SseHub,
-  token: string,
-): void {
+/** What one inspector serves. */
+interface Site {
+  source: UiSource;
+  hub: SseHub;
+  token: string;
+  page: InspectorPage;
+  /** The browser modules' bytes by path. */
+  modules: Map<string, Buffer>;
+}
+
+function handle(req: IncomingMessage, res: ServerResponse, site: Site): void {
+  const { source, hub, token } = site;
   const hostName = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
   if (!HOST_NAMES.has(hostName)) {
     send(res, 403, 'text/plain', 'forbidden host\n');
     return;
   }
-  const path = (req.url ?? '/').split('?')[0];
-  const known = path === '/' || path === '/api/status' || path === '/api/statechart' || path === '/events';
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const module = site.modules.get(path);
+  const known =
+    path === '/' ||
+    path === '/api/status' ||
+    path === '/api/statechart' ||
+    path === '/events' ||
+    module !== undefined;
   if (!known) {
     send(res, 404, 'text/plain', 'not found\n');
     return;
@@ -144,13 +161,17 @@ function handle(
     send(res, 405, 'text/plain', 'method not allowed\n');
     return;
   }
+  if (module !== undefined) {
+    send(res, 200, 'text/javascript; charset=utf-8', module);
+    return;
+  }
   switch (path) {
     case '/':
-      res.setHeader('content-security-policy', PAGE_CSP);
-      send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
+      res.setHeader('content-security-policy', site.page.csp);
+      send(res, 200, 'text/html; charset=utf-8', site.page.html);
       return;
     case '/api/status':
-      sendJson(res, () => ({ servers: pageRows(source.status()), now: Date.now() }));
+      sendJson(res, () => pageStatus(source.status()));
       return;
     case '/api/statechart':
       sendJson(res, () => source.statechart);
@@ -185,7 +206,7 @@ function sendJson(res: ServerResponse, body: () => unknown): void {
   send(res, 200, 'application/json; charset=utf-8', text);
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string): void {
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
   res.writeHead(status, {
     'content-type': type,
     'content-length': Buffer.byteLength(body),

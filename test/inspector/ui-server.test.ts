@@ -85,8 +85,9 @@ describe('startUiServer routes', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
     const html = await res.text();
-    expect(html).toContain('<script>');
+    expect(html).toContain(`<script type="module" src="/browser/page.js?token=${ui.token}"></script>`);
     expect(html).not.toMatch(/(src|href)=["']https?:/);
     expect(html).not.toMatch(/@import|url\(http/);
   });

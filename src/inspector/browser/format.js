@@ -1,0 +1,93 @@
+// @ts-check
+// The page's words and numbers: pure functions, so they are unit-tested in Node as they run in the browser.
+
+/** @import { PageEvent, PageExit } from '../page-data.js' */
+
+/**
+ * @param {number} n
+ * @param {number} width
+ */
+export function pad(n, width) {
+  return String(n).padStart(width, '0');
+}
+
+/**
+ * A wall-clock time of day with milliseconds, in the browser's time zone.
+ * @param {number} ms
+ */
+export function clock(ms) {
+  const d = new Date(ms);
+  return `${pad(d.getHours(), 2)}:${pad(d.getMinutes(), 2)}:${pad(d.getSeconds(), 2)}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+/**
+ * How long, in its two largest units: `42s`, `3m 07s`, `5h 02m`, `2d 3h`.
+ * @param {number} ms
+ */
+export function duration(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${pad(s % 60, 2)}s`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h ${pad(m % 60, 2)}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+/**
+ * @param {{ code: number | null, signal: string | null }} x
+ */
+export function exitText(x) {
+  if (x.signal) return `killed by ${x.signal}`;
+  return x.code === null ? 'exited' : `exit code ${x.code}`;
+}
+
+/**
+ * The headline of a card's last exit.
+ * @param {PageExit} x
+ */
+export function lastExitText(x) {
+  return x.why ? `could not start: ${x.why}` : `last exit: ${exitText(x)}`;
+}
+
+/**
+ * A timeline row's text; null for a state change, which the page draws with its colour instead.
+ * @param {PageEvent} e
+ * @returns {string | null}
+ */
+export function describeEvent(e) {
+  switch (e.type) {
+    case 'state':
+      return null;
+    case 'exit':
+      return e.why ? `could not start: ${e.why}` : exitText(e) + (e.reason ? ` \u2014 ${e.reason}` : '');
+    case 'refused':
+      return `refused ${e.method}`;
+    case 'untrusted':
+      return `untrusted (fingerprint ${e.fingerprint.slice(0, 12)})`;
+    case 'tools':
+      return (
+        `tools +${e.added.length} \u2212${e.removed.length} ~${e.changed.length}` +
+        (e.changed.length ? ` (held: ${e.changed.join(', ')})` : '')
+      );
+    case 'notice':
+      return e.message;
+    case 'escalated':
+      return `escalated: ${e.reason}`;
+    default:
+      return /** @type {{ type: string }} */ (e).type;
+  }
+}
+
+/**
+ * The header's summary: `3 servers · 1 backoff · 2 ready`.
+ * @param {ReadonlyArray<{ state: string }>} servers
+ */
+export function summary(servers) {
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for (const s of servers) counts[s.state] = (counts[s.state] ?? 0) + 1;
+  const parts = [`${servers.length} ${servers.length === 1 ? 'server' : 'servers'}`];
+  for (const k of Object.keys(counts).sort()) parts.push(`${counts[k]} ${k}`);
+  return parts.join(' \u00b7 ');
+}

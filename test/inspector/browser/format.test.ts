@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clock,
+  describeEvent,
+  duration,
+  exitText,
+  lastExitText,
+  summary,
+} from '../../../src/inspector/browser/format.js';
+
+describe("the page's words (the browser module, run in Node)", () => {
+  it.each([
+    [-5, '0s'],
+    [999, '0s'],
+    [59_999, '59s'],
+    [60_000, '1m 00s'],
+    [3_599_000, '59m 59s'],
+    [3_600_000, '1h 00m'],
+    [86_399_000, '23h 59m'],
+    [86_400_000, '1d 0h'],
+    [(3 * 24 + 5) * 3_600_000 + 59_000, '3d 5h'],
+  ])('duration(%i) is %s', (ms, text) => {
+    expect(duration(ms)).toBe(text);
+  });
+
+  it('shows a time of day to the millisecond, zero-padded, in local time', () => {
+    const at = new Date(2026, 0, 2, 3, 4, 5, 6).getTime();
+    expect(clock(at)).toBe('03:04:05.006');
+  });
+
+  it('reads an exit: a signal first, then a code, else just exited; a failed spawn by its why', () => {
+    expect(exitText({ code: null, signal: 'SIGKILL' })).toBe('killed by SIGKILL');
+    expect(exitText({ code: 0, signal: null })).toBe('exit code 0');
+    expect(exitText({ code: null, signal: null })).toBe('exited');
+    const x = { code: 1, signal: null, reason: 'crashed', stderrTail: '', at: 1 };
+    expect(lastExitText(x)).toBe('last exit: exit code 1');
+    expect(lastExitText({ ...x, code: null, why: 'command "nope" not found' })).toBe(
+      'could not start: command "nope" not found',
+    );
+  });
+
+  it('gives each event type its timeline text; a state change is drawn, not written', () => {
+    const at = 1;
+    expect(describeEvent({ type: 'state', server: 's', from: null, to: 'spawning', at })).toBeNull();
+    const exit = { type: 'exit', server: 's', code: 1, signal: null, reason: 'crashed', stderrTail: '', at };
+    expect(describeEvent({ ...exit, type: 'exit' })).toBe('exit code 1 — crashed');
+    expect(describeEvent({ ...exit, type: 'exit', reason: '' })).toBe('exit code 1');
+    expect(describeEvent({ ...exit, type: 'exit', why: 'no such cwd' })).toBe('could not start: no such cwd');
+    expect(describeEvent({ type: 'refused', server: 's', method: 'roots/list', at })).toBe(
+      'refused roots/list',
+    );
+    expect(describeEvent({ type: 'untrusted', server: 's', fingerprint: 'abcdef0123456789', at })).toBe(
+      'untrusted (fingerprint abcdef012345)',
+    );
+    const tools = { type: 'tools' as const, server: 's', added: ['a', 'b'], removed: ['c'], at };
+    expect(describeEvent({ ...tools, changed: [] })).toBe('tools +2 −1 ~0');
+    expect(describeEvent({ ...tools, changed: ['x', 'y'] })).toBe('tools +2 −1 ~2 (held: x, y)');
+    expect(describeEvent({ type: 'notice', server: null, message: 'queue full', at })).toBe('queue full');
+    expect(describeEvent({ type: 'escalated', reason: 'too many restarts', at })).toBe(
+      'escalated: too many restarts',
+    );
+  });
+
+  it('sums the fleet up by state, in name order', () => {
+    expect(summary([])).toBe('0 servers');
+    expect(summary([{ state: 'ready' }])).toBe('1 server · 1 ready');
+    expect(summary([{ state: 'ready' }, { state: 'backoff' }, { state: 'ready' }])).toBe(
+      '3 servers · 1 backoff · 2 ready',
+    );
+  });
+});
