@@ -19,9 +19,7 @@ export function isValidServerId(id: unknown): id is string {
 
 /** `('markview', 'documents.create')` → `'markview.documents.create'`. Throws `invalid_name` on a bad part. */
 export function synthesizeNamespacedName(serverId: string, bareName: string, separator = '.'): string {
-  if (!isValidServerId(serverId)) {
-    throw new RegistryError('invalid_name', `invalid server id ${show(serverId)}: expected [a-z][a-z0-9_-]*`);
-  }
+  checkServerId(serverId);
   if (!isValidBareName(bareName)) {
     throw new RegistryError(
       'invalid_name',
@@ -29,17 +27,15 @@ export function synthesizeNamespacedName(serverId: string, bareName: string, sep
     );
   }
   checkSeparator(separator);
-  const name = serverId + separator + bareName;
   // With the default `.` this always holds (server ids have no dots). With another separator (`__`) an id that
   // contains it, or ends in a character that merges with it, would not split back: refuse rather than misroute.
-  const at = name.indexOf(separator);
-  if (at !== serverId.length) {
+  if (!splitsBack(serverId, separator)) {
     throw new RegistryError(
       'invalid_name',
       `server id ${show(serverId)} is ambiguous with separator ${show(separator)}: the name would not split back`,
     );
   }
-  return name;
+  return serverId + separator + bareName;
 }
 
 /**
@@ -76,7 +72,26 @@ export function parseNamespacedName(name: string, separator = '.'): { pluginId: 
   return { pluginId, bareName };
 }
 
-function checkSeparator(separator: string): void {
+/**
+ * Whether `serverId + separator + anything` has its FIRST separator right after the server id, so that the
+ * name splits back to this server whatever follows. The one rule behind both the seed's namespaced names and the
+ * fleet's exposed names (`exposedName` keeps a join plain only when it holds).
+ */
+export function splitsBack(serverId: string, separator: string): boolean {
+  // An occurrence that starts inside the id ends at most one character into the rest, so the id plus the
+  // separator is all that needs looking at.
+  return (serverId + separator).indexOf(separator) === serverId.length;
+}
+
+/** Throws `invalid_name` unless `id` is a server id ({@link isValidServerId}). */
+export function checkServerId(id: unknown): asserts id is string {
+  if (!isValidServerId(id)) {
+    throw new RegistryError('invalid_name', `invalid server id ${show(id)}: expected [a-z][a-z0-9_-]*`);
+  }
+}
+
+/** Throws `invalid_name` unless `separator` is a non-empty string. */
+export function checkSeparator(separator: unknown): asserts separator is string {
   if (typeof separator !== 'string' || separator.length === 0) {
     throw new RegistryError(
       'invalid_name',

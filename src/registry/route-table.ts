@@ -1,4 +1,4 @@
-import type { ExposedTool } from '../supervisor/types.js';
+import type { ExposedTool } from './exposed-tool.js';
 
 const EMPTY: readonly ExposedTool[] = Object.freeze([]);
 

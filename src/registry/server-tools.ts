@@ -1,6 +1,6 @@
 import { isRecord } from '../framing/is-record.js';
-import type { ExposedTool } from '../supervisor/types.js';
 import { exposedName, isValidMcpToolName } from './exposed-name.js';
+import type { ExposedTool } from './exposed-tool.js';
 import type { NormalizedMcpTool } from './manifest.js';
 import { checkScopes } from './scopes.js';
 

@@ -1,5 +1,5 @@
-import type { ExposedTool } from '../supervisor/types.js';
 import { canonicalJson } from './canonical-json.js';
+import type { ExposedTool } from './exposed-tool.js';
 
 /** What changed between two tool lists, by exposed name; each list in the order of the list it came from. */
 export interface ToolDiff {

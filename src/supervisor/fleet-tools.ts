@@ -1,9 +1,9 @@
 import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import { type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
-import { exposedName } from '../registry/exposed-name.js';
 import { RouteTable } from '../registry/route-table.js';
 import { type DiscoveredTool, resolveServerTools } from '../registry/server-tools.js';
 import { diffTools } from '../registry/tool-diff.js';
+import { toolOwner } from '../registry/tool-owner.js';
 import type { SupervisorLogger } from './supervisor.js';
 import type { ExposedTool, SupervisorEvent } from './types.js';
 
@@ -19,7 +19,8 @@ export class FleetTools {
   table: RouteTable = RouteTable.empty;
   private readonly perServer = new Map<string, ExposedTool[]>();
   private readonly seenList = new Map<string, unknown>();
-  private readonly known = new Map<string, string>();
+  /** Every exposed name some server has listed, with that server: a restart keeps calls waiting for it. */
+  private readonly seenNames = new Map<string, string>();
   private readonly reported = new Set<string>();
   private readonly order: string[];
   private readonly servers: Map<string, ServerConfig>;
@@ -31,18 +32,22 @@ export class FleetTools {
   ) {
     this.order = config.servers.map((s) => s.id);
     this.servers = new Map(config.servers.map((s) => [s.id, s]));
-    for (const s of config.servers) {
-      for (const t of s.tools) this.known.set(safeName(s.id, t.name, config.supervisor.separator), s.id);
-    }
   }
 
   /** Re-resolves a server's tools from its latest snapshot; only a ready server exposes tools. */
   update(id: string, snap: ServerSnapshot): void {
+    this.apply(id, serverStateOf(snap), snap.context.tools);
+  }
+
+  /**
+   * Re-resolves a server's tools from its state and its latest listing. A ready server exposes what it lists (a
+   * list seen before is not resolved again); a wedged one keeps its tools (calls wait for it); any other state
+   * takes them out of the table.
+   */
+  apply(id: string, state: string, list: readonly unknown[]): void {
     const server = this.servers.get(id);
     if (!server) return;
-    const state = serverStateOf(snap);
     if (state === 'ready') {
-      const list = snap.context.tools;
       if (this.seenList.get(id) === list) return;
       this.seenList.set(id, list);
       const resolved = resolveServerTools({
@@ -76,20 +81,12 @@ export class FleetTools {
   }
 
   /**
-   * Which server a call by this name should wait for: the live map first, then names seen before (the server is
-   * restarting), then declared tools, then the longest server id that prefixes the name.
+   * Which server a call by this name should wait for: the live map first, then names this fleet has exposed
+   * before (the server is restarting), then what the config alone says ({@link toolOwner}: declared tools, then
+   * the name's own shape), so a name no server has listed yet gets the answer `mcp-supervisor call` gets.
    */
   serverFor(name: string): string | undefined {
-    const live = this.table.get(name);
-    if (live) return live.server;
-    const known = this.known.get(name);
-    if (known) return known;
-    let best: string | undefined;
-    for (const id of this.order) {
-      if (name.startsWith(id + this.config.supervisor.separator) && (!best || id.length > best.length))
-        best = id;
-    }
-    return best;
+    return this.table.get(name)?.server ?? this.seenNames.get(name) ?? toolOwner(this.config, name);
   }
 
   private swap(id: string, tools: ExposedTool[] | undefined): void {
@@ -99,17 +96,9 @@ export class FleetTools {
     const next = RouteTable.build(this.perServer, this.order);
     for (const p of next.problems) this.logger?.warn?.(p);
     this.table = next;
-    for (const t of next.listFor(id)) this.known.set(t.name, id);
+    for (const t of next.listFor(id)) this.seenNames.set(t.name, id);
     const diff = diffTools(before, next.listFor(id));
     if (diff.added.length || diff.removed.length || diff.changed.length)
       this.emit({ type: 'tools', server: id, ...diff });
-  }
-}
-
-function safeName(serverId: string, tool: string, separator: string): string {
-  try {
-    return exposedName(serverId, tool, separator);
-  } catch {
-    return `${serverId}${separator}${tool}`;
   }
 }

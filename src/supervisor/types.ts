@@ -46,16 +46,8 @@ export interface ServerStatus {
  */
 export type ControlOutcome = { ok: true } | { ok: false; code: 'UNKNOWN_SERVER' | 'NOT_STARTED' | 'STOPPED' };
 
-/** A tool as the fleet exposes it, under its namespaced name. */
-export interface ExposedTool {
-  name: string;
-  server: string;
-  tool: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  scopesRequired: string[];
-}
+// Defined beside the names it carries; re-exported here with the other types hosts read.
+export type { ExposedTool } from '../registry/exposed-tool.js';
 
 /** What `approve` is asked; the trust issue fills in `changes` and masks secrets. */
 export interface ApprovalRequest {
