@@ -1,6 +1,7 @@
 import {
   type ActorRefFrom,
   assign,
+  enqueueActions,
   fromCallback,
   fromPromise,
   type SnapshotFrom,
@@ -10,6 +11,7 @@ import {
   spawnChild,
   stopChild,
 } from 'xstate';
+import type { ChildPhase } from './books.js';
 import type { ExitFacts } from './restart-policy.js';
 
 /** The parts of a server's config this machine reads; the runtime passes the whole config through to its actors. */
@@ -33,9 +35,10 @@ export type ServerMachineEvent =
   | { type: 'RESTART_LATER' }
   | { type: 'GIVE_UP' }
   | { type: 'HALT' }
-  | { type: 'PROC.SPAWNED'; generation: number; pid: number; handle: unknown }
+  | { type: 'PROC.SPAWNED'; generation: number; pid: number }
   | { type: 'PROC.UNTRUSTED'; generation: number; fingerprint: string }
-  | { type: 'PROC.EXIT'; generation: number; exit: MachineExit }
+  /** `at` and `draw` (uniform in [0, 1)) are stamped by the runtime: the machines read no clock and draw nothing. */
+  | { type: 'PROC.EXIT'; generation: number; exit: MachineExit; at: number; draw: number }
   | { type: 'PROC.TOOLS'; generation: number; tools: unknown[] }
   /** The runtime saw the server stop working (its outgoing queue filled): `reason` becomes the stop reason. */
   | { type: 'PROC.WEDGED'; generation: number; reason: string }
@@ -44,18 +47,18 @@ export type ServerMachineEvent =
   | { type: 'CALL.OK' }
   | { type: 'CALL.TIMEOUT' };
 
-/** What the server machine tells its parent. */
+/** What the server machine tells its parent: every phase it enters, in order, so the parent never looks inside. */
 export type ServerParentEvent =
-  | { type: 'CHILD.EXITED'; id: string; facts: ExitFacts; exit: MachineExit }
-  | { type: 'CHILD.READY'; id: string; at: number }
+  | { type: 'CHILD.EXITED'; id: string; facts: ExitFacts; exit: MachineExit; at: number; draw: number }
+  | { type: 'CHILD.PHASE'; id: string; phase: Exclude<ChildPhase, 'exited'> }
+  | { type: 'CHILD.READY'; id: string }
   | { type: 'CHILD.UNTRUSTED'; id: string; fingerprint: string };
 
+/** Plain data only: the connection itself lives with the runtime, keyed by server id and generation. */
 export interface ServerMachineContext {
   server: MachineServerConfig;
-  now: () => number;
   generation: number;
   pid: number | undefined;
-  handle: unknown;
   tools: unknown[];
   /** Why we are ending the process: `requested` never counts as a failure; `failure` (wedged, start timeout) does. */
   stopKind: 'requested' | 'failure' | null;
@@ -65,6 +68,9 @@ export interface ServerMachineContext {
   healthFailures: number;
   callTimeouts: number;
   lastExit: MachineExit | undefined;
+  /** When the last exit was seen and the draw that came with it, passed up with `CHILD.EXITED`. */
+  lastExitAt: number;
+  lastExitDraw: number;
   fingerprint: string | undefined;
 }
 
@@ -72,13 +78,14 @@ export interface ProcessActorInput {
   server: MachineServerConfig;
   generation: number;
 }
+/** The handshake and the pinger find the connection of this server's `generation` in the runtime. */
 export interface HandshakeInput {
   server: MachineServerConfig;
-  handle: unknown;
+  generation: number;
 }
 export interface PingerInput {
   server: MachineServerConfig;
-  handle: unknown;
+  generation: number;
 }
 export interface VetToolsInput {
   server: MachineServerConfig;
@@ -86,12 +93,16 @@ export interface VetToolsInput {
 }
 
 const processId = (generation: number) => `process-${generation}`;
+/** The entry action that tells the parent which phase the server entered. */
+const reportPhase = (phase: Exclude<ChildPhase, 'exited'>) => ({
+  type: 'reportPhase' as const,
+  params: { phase },
+});
 
-/** What every run (every spawn) starts from; `generation`, `lastExit` and the config outlive runs. */
-function freshRun(): Omit<ServerMachineContext, 'server' | 'now' | 'generation' | 'lastExit'> {
+/** What every run (every spawn) starts from; `generation`, the last exit and the config outlive runs. */
+function freshRun(): Omit<ServerMachineContext, 'server' | 'generation' | `lastExit${string}`> {
   return {
     pid: undefined,
-    handle: undefined,
     tools: [],
     stopKind: null,
     stopReason: null,
@@ -111,7 +122,7 @@ export const serverMachine = setup({
   types: {
     context: {} as ServerMachineContext,
     events: {} as ServerMachineEvent,
-    input: {} as { server: MachineServerConfig; now?: () => number },
+    input: {} as { server: MachineServerConfig },
   },
   actors: {
     // The runtime replaces these; the defaults do nothing, so a bare machine never touches a process.
@@ -146,6 +157,13 @@ export const serverMachine = setup({
         immediate: context.wedged,
       }),
     ),
+    reportPhase: enqueueActions(
+      ({ context, self, enqueue }, params: { phase: Exclude<ChildPhase, 'exited'> }) => {
+        // A server machine run on its own (a test, a host drawing its statechart) has no parent to tell.
+        if (self._parent)
+          enqueue.sendParent({ type: 'CHILD.PHASE', id: context.server.id, phase: params.phase });
+      },
+    ),
     noteWedgedReason: assign({
       stopReason: ({ event }) => (event.type === 'PROC.WEDGED' ? event.reason : null),
     }),
@@ -160,22 +178,28 @@ export const serverMachine = setup({
   id: 'server',
   context: ({ input }) => ({
     server: input.server,
-    now: input.now ?? Date.now,
     generation: 0,
     lastExit: undefined,
+    lastExitAt: 0,
+    lastExitDraw: 0,
     ...freshRun(),
   }),
   initial: 'stopped',
   states: {
-    stopped: { on: { START: 'running' } },
-    untrusted: { on: { START: 'running' } },
-    failed: { on: { START: 'running' } },
-    backoff: { on: { START: 'running', STOP: 'stopped', HALT: 'stopped', GIVE_UP: 'failed' } },
+    stopped: { entry: reportPhase('stopped'), on: { START: 'running' } },
+    untrusted: { entry: reportPhase('untrusted'), on: { START: 'running' } },
+    failed: { entry: reportPhase('failed'), on: { START: 'running' } },
+    backoff: {
+      entry: reportPhase('backoff'),
+      on: { START: 'running', STOP: 'stopped', HALT: 'stopped', GIVE_UP: 'failed' },
+    },
     exited: {
       entry: sendParent(({ context }) => ({
         type: 'CHILD.EXITED' as const,
         id: context.server.id,
         exit: context.lastExit!,
+        at: context.lastExitAt,
+        draw: context.lastExitDraw,
         facts: {
           code: context.lastExit?.code ?? null,
           signal: context.lastExit?.signal ?? null,
@@ -184,17 +208,24 @@ export const serverMachine = setup({
           wedged: context.wedged,
         },
       })),
-      on: { RESTART_LATER: 'backoff', GIVE_UP: 'failed', HALT: 'stopped', STOP: 'stopped', START: 'running' },
+      // No STOP here: the parent answers every CHILD.EXITED, and a STOP it sent before that answer arrived (a
+      // sibling's restart, an escalation) is already written in its books as the intent the answer follows.
+      on: { RESTART_LATER: 'backoff', GIVE_UP: 'failed', HALT: 'stopped', START: 'running' },
     },
     running: {
-      entry: ['resetRun', 'spawnProcess'],
+      entry: ['resetRun', reportPhase('running'), 'spawnProcess'],
       exit: 'stopProcess',
       initial: 'starting',
       on: {
         'PROC.EXIT': {
           guard: 'current',
           target: 'exited',
-          actions: assign({ lastExit: ({ event }) => event.exit, pid: undefined, handle: undefined }),
+          actions: assign({
+            lastExit: ({ event }) => event.exit,
+            lastExitAt: ({ event }) => event.at,
+            lastExitDraw: ({ event }) => event.draw,
+            pid: undefined,
+          }),
         },
         'PROC.UNTRUSTED': {
           guard: 'current',
@@ -220,7 +251,7 @@ export const serverMachine = setup({
                 'PROC.SPAWNED': {
                   guard: 'current',
                   target: 'handshaking',
-                  actions: assign({ pid: ({ event }) => event.pid, handle: ({ event }) => event.handle }),
+                  actions: assign({ pid: ({ event }) => event.pid }),
                 },
               },
             },
@@ -238,7 +269,7 @@ export const serverMachine = setup({
                   },
                   invoke: {
                     src: 'handshake',
-                    input: ({ context }) => ({ server: context.server, handle: context.handle }),
+                    input: ({ context }) => ({ server: context.server, generation: context.generation }),
                     onDone: {
                       target: 'vetting',
                       actions: assign({ tools: ({ event }) => event.output.tools }),
@@ -273,16 +304,12 @@ export const serverMachine = setup({
         ready: {
           entry: [
             assign({ beforeReady: false }),
-            sendParent(({ context }) => ({
-              type: 'CHILD.READY' as const,
-              id: context.server.id,
-              at: context.now(),
-            })),
+            sendParent(({ context }) => ({ type: 'CHILD.READY' as const, id: context.server.id })),
           ],
           invoke: {
             src: 'pinger',
             // With health off the pinger is never started: no timer keeps the host alive for nothing.
-            input: ({ context }) => ({ server: context.server, handle: context.handle }),
+            input: ({ context }) => ({ server: context.server, generation: context.generation }),
           },
           on: {
             'PROC.TOOLS': { guard: 'current', actions: assign({ tools: ({ event }) => event.tools }) },

@@ -1,4 +1,5 @@
 import { type ActorRefFrom, assign, enqueueActions, type SnapshotFrom, setup } from 'xstate';
+import { type Books, markStable, newChildBook, notePhase, type Step, withChild } from './books.js';
 import {
   type BackoffConfig,
   clearHistory,
@@ -8,17 +9,11 @@ import {
 import {
   type MachineServerConfig,
   type ServerActorRef,
+  type ServerMachineEvent,
   type ServerParentEvent,
   serverMachine,
 } from './server.machine.js';
-import {
-  type Books,
-  decideExit,
-  leaveGroups,
-  newChildBook,
-  restartDue,
-  type Step,
-} from './supervisor-decisions.js';
+import { decideExit, leaveGroups, restartDue } from './supervisor-decisions.js';
 
 /** A server as the supervisor machine needs to know it. */
 export interface SupervisedServer extends MachineServerConfig {
@@ -30,8 +25,6 @@ export interface SupervisorMachineInput {
   strategy: Books['strategy'];
   limit: LimitConfig;
   servers: readonly SupervisedServer[];
-  now?: () => number;
-  random?: () => number;
 }
 
 export type SupervisorMachineEvent =
@@ -41,13 +34,13 @@ export type SupervisorMachineEvent =
   | { type: 'START'; id: string }
   | { type: 'STOP'; id: string }
   | { type: 'RESTART'; id: string }
-  | { type: 'RESTART_DUE'; id: string };
+  | { type: 'RESTART_DUE'; id: string }
+  /** A child has been ready for its `resetAfter` without a break (a delayed event of its own). */
+  | { type: 'CHILD.STABLE'; id: string };
 
+/** Plain data only: a snapshot persists as JSON, and a decision replays from it with `transition()`. */
 export interface SupervisorMachineContext {
   books: Books;
-  refs: Record<string, ServerActorRef>;
-  now: () => number;
-  random: () => number;
   /** Why the supervisor gave up on the whole fleet, once it did. */
   escalation: string | null;
   /** Per-server reason for `failed`, for status and events. */
@@ -56,11 +49,21 @@ export interface SupervisorMachineContext {
   disabled: string[];
 }
 
-const timerId = (id: string) => `restart:${id}`;
+/** The actor id of a server's machine among the supervisor's children. */
+export const serverActorId = (id: string) => `server:${id}`;
+
+/** The live actor of a server under a running supervisor (for the runtime and tests; decisions never read it). */
+export function serverRefOf(snapshot: SupervisorSnapshot, id: string): ServerActorRef | undefined {
+  return snapshot.children[serverActorId(id)] as ServerActorRef | undefined;
+}
+
+const restartTimer = (id: string) => `restart:${id}`;
+const stableTimer = (id: string) => `stable:${id}`;
 
 /**
  * The supervisor: owns one server machine per configured server, starts them in file order, stops them in reverse,
- * and decides every restart (policy, backoff, limits, strategy). Pure: timers run on the actor system's clock.
+ * and decides every restart (policy, backoff, limits, strategy). Pure: it decides from its own context and the
+ * events' data (an exit carries its time and a random draw); timers run on the actor system's clock.
  */
 export const supervisorMachine = setup({
   types: {
@@ -72,11 +75,9 @@ export const supervisorMachine = setup({
 }).createMachine({
   id: 'supervisor',
   context: ({ input, spawn }) => {
-    const now = input.now ?? Date.now;
-    const refs: Record<string, ServerActorRef> = {};
     const children: Books['children'] = {};
     for (const server of input.servers) {
-      refs[server.id] = spawn('server', { id: `server:${server.id}`, input: { server, now } });
+      spawn('server', { id: serverActorId(server.id), input: { server } });
       children[server.id] = newChildBook(server.restart.policy, server.restart.backoff, server.restart.limit);
     }
     return {
@@ -89,9 +90,6 @@ export const supervisorMachine = setup({
         groups: {},
         escalated: false,
       },
-      refs,
-      now,
-      random: input.random ?? Math.random,
       escalation: null,
       failures: {},
       disabled: input.servers.filter((s) => s.disabled).map((s) => s.id),
@@ -102,7 +100,7 @@ export const supervisorMachine = setup({
       actions: enqueueActions(({ context, enqueue }) => {
         enqueue.assign({ escalation: null, books: { ...context.books, escalated: false } });
         for (const id of context.books.order) {
-          if (!context.disabled.includes(id)) enqueue.sendTo(context.refs[id]!, { type: 'START' });
+          if (!context.disabled.includes(id)) enqueue.sendTo(serverActorId(id), { type: 'START' });
         }
       }),
     },
@@ -111,24 +109,23 @@ export const supervisorMachine = setup({
         const children = { ...context.books.children };
         for (const id of [...context.books.order].reverse()) {
           children[id] = { ...children[id]!, intent: 'stop' };
-          enqueue.cancel(timerId(id));
-          enqueue.sendTo(context.refs[id]!, { type: 'STOP', reason: 'stopped' });
+          enqueue.cancel(restartTimer(id));
+          enqueue.sendTo(serverActorId(id), { type: 'STOP', reason: 'stopped' });
         }
         enqueue.assign({ books: { ...context.books, children, groups: {} } });
       }),
     },
     START: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const child = context.books.children[event.id];
-        if (!child) return;
+        if (!context.books.children[event.id]) return;
         const books = withChild(leaveGroups(context.books, event.id), event.id, {
           history: clearHistory(),
           failedStarts: 0,
           intent: null,
         });
         enqueue.assign({ books });
-        enqueue.cancel(timerId(event.id));
-        enqueue.sendTo(context.refs[event.id]!, { type: 'START' });
+        enqueue.cancel(restartTimer(event.id));
+        enqueue.sendTo(serverActorId(event.id), { type: 'START' });
       }),
     },
     STOP: {
@@ -137,129 +134,118 @@ export const supervisorMachine = setup({
         enqueue.assign({
           books: withChild(leaveGroups(context.books, event.id), event.id, { intent: 'stop' }),
         });
-        enqueue.cancel(timerId(event.id));
-        enqueue.sendTo(context.refs[event.id]!, { type: 'STOP', reason: 'stopped' });
+        enqueue.cancel(restartTimer(event.id));
+        enqueue.sendTo(serverActorId(event.id), { type: 'STOP', reason: 'stopped' });
       }),
     },
     RESTART: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const ref = context.refs[event.id];
-        if (!ref) return;
-        const running = ref.getSnapshot().matches('running');
+        const child = context.books.children[event.id];
+        if (!child) return;
+        const running = child.phase === 'running';
         const books = withChild(leaveGroups(context.books, event.id), event.id, {
           history: clearHistory(),
           failedStarts: 0,
           intent: running ? 'manual-restart' : null,
         });
         enqueue.assign({ books });
-        enqueue.cancel(timerId(event.id));
-        enqueue.sendTo(ref, running ? { type: 'STOP', reason: 'restart' } : { type: 'START' });
+        enqueue.cancel(restartTimer(event.id));
+        enqueue.sendTo(
+          serverActorId(event.id),
+          running ? { type: 'STOP', reason: 'restart' } : { type: 'START' },
+        );
       }),
     },
     RESTART_DUE: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        if (context.books.escalated) return;
-        const { books, steps } = restartDue(context.books, event.id, (id) => isRunning(context, id));
+        const { books, steps } = restartDue(context.books, event.id);
         enqueue.assign({ books });
-        carryOut(
-          steps,
-          context.refs,
-          opsOf(
-            enqueue,
-            () => {},
-            () => {},
-          ),
+        carryOut(steps, opsOf(enqueue));
+      }),
+    },
+    'CHILD.PHASE': {
+      actions: assign({ books: ({ context, event }) => notePhase(context.books, event.id, event.phase) }),
+    },
+    'CHILD.READY': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const child = context.books.children[event.id];
+        if (!child) return;
+        // Stability is a timer on the system's clock, so no timestamp has to live in the context.
+        enqueue.cancel(stableTimer(event.id));
+        enqueue.raise(
+          { type: 'CHILD.STABLE', id: event.id },
+          { delay: child.backoff.resetAfterMs, id: stableTimer(event.id) },
         );
       }),
     },
-    'CHILD.READY': {
-      actions: assign({
-        books: ({ context, event }) => withChild(context.books, event.id, { readySince: event.at }),
-      }),
+    'CHILD.STABLE': {
+      actions: assign({ books: ({ context, event }) => markStable(context.books, event.id) }),
     },
     'CHILD.UNTRUSTED': {},
     'CHILD.EXITED': {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const { books, steps } = decideExit(
-          context.books,
-          event.id,
-          event.facts,
-          context.now(),
-          (id) => isRunning(context, id),
-          context.random,
-        );
+        enqueue.cancel(stableTimer(event.id));
+        const { books, steps } = decideExit(context.books, event.id, event);
         let failures = context.failures;
         let escalation = context.escalation;
-        const ops = opsOf(
-          enqueue,
-          (id, why) => {
-            failures = { ...failures, [id]: why };
-          },
-          (why) => {
-            escalation = why;
-          },
+        carryOut(
+          steps,
+          opsOf(
+            enqueue,
+            (id, why) => {
+              failures = { ...failures, [id]: why };
+            },
+            (why) => {
+              escalation = why;
+            },
+          ),
         );
-        carryOut(steps, context.refs, ops);
         enqueue.assign({ books, failures, escalation });
       }),
     },
   },
 });
 
-function isRunning(context: SupervisorMachineContext, id: string): boolean {
-  return context.refs[id]?.getSnapshot().matches('running') ?? false;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the enqueuer's generic type is not nameable outside enqueueActions.
-function opsOf(enqueue: any, failed: Ops['failed'], escalated: Ops['escalated']): Ops {
-  return {
-    send: (ref, ev) => enqueue.sendTo(ref, ev),
-    schedule: (id, delay) => enqueue.raise({ type: 'RESTART_DUE', id }, { delay, id: timerId(id) }),
-    cancel: (id) => enqueue.cancel(timerId(id)),
-    failed,
-    escalated,
-  };
-}
-
 interface Ops {
-  send(
-    ref: ServerActorRef,
-    event: { type: 'HALT' | 'GIVE_UP' | 'START' | 'RESTART_LATER' } | { type: 'STOP'; reason: string },
-  ): void;
+  send(id: string, event: ServerMachineEvent): void;
   schedule(id: string, delayMs: number): void;
   cancel(id: string): void;
   failed(id: string, why: string): void;
   escalated(why: string): void;
 }
 
-function carryOut(steps: readonly Step[], refs: Record<string, ServerActorRef>, ops: Ops): void {
+// biome-ignore lint/suspicious/noExplicitAny: the enqueuer's generic type is not nameable outside enqueueActions.
+function opsOf(enqueue: any, failed: Ops['failed'] = () => {}, escalated: Ops['escalated'] = () => {}): Ops {
+  return {
+    send: (id, ev) => enqueue.sendTo(serverActorId(id), ev),
+    schedule: (id, delay) => enqueue.raise({ type: 'RESTART_DUE', id }, { delay, id: restartTimer(id) }),
+    cancel: (id) => enqueue.cancel(restartTimer(id)),
+    failed,
+    escalated,
+  };
+}
+
+function carryOut(steps: readonly Step[], ops: Ops): void {
   for (const step of steps) {
-    if (step.kind === 'escalate') {
-      ops.escalated(step.why);
-      continue;
-    }
-    const ref = refs[step.id];
-    if (!ref) continue;
     switch (step.kind) {
+      case 'escalate':
+        ops.escalated(step.why);
+        break;
       case 'halt':
-        ops.send(ref, { type: 'HALT' });
+        ops.send(step.id, { type: 'HALT' });
         break;
       case 'give-up':
         ops.failed(step.id, step.why);
-        ops.send(ref, { type: 'GIVE_UP' });
+        ops.send(step.id, { type: 'GIVE_UP' });
         break;
       case 'start':
-        ops.send(ref, { type: 'START' });
-        break;
-      case 'start-if-waiting':
-        if (ref.getSnapshot().matches('backoff') || ref.getSnapshot().matches('exited'))
-          ops.send(ref, { type: 'START' });
+        ops.send(step.id, { type: 'START' });
         break;
       case 'restart-later':
-        ops.send(ref, { type: 'RESTART_LATER' });
+        ops.send(step.id, { type: 'RESTART_LATER' });
         break;
       case 'stop':
-        ops.send(ref, { type: 'STOP', reason: step.reason });
+        ops.send(step.id, { type: 'STOP', reason: step.reason });
         break;
       case 'schedule':
         ops.schedule(step.id, step.delayMs);
@@ -269,12 +255,6 @@ function carryOut(steps: readonly Step[], refs: Record<string, ServerActorRef>, 
         break;
     }
   }
-}
-
-function withChild(books: Books, id: string, patch: Partial<Books['children'][string]>): Books {
-  const child = books.children[id];
-  if (!child) return books;
-  return { ...books, children: { ...books.children, [id]: { ...child, ...patch } } };
 }
 
 export type SupervisorMachine = typeof supervisorMachine;

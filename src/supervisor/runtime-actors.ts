@@ -10,10 +10,11 @@ import type {
 import { buildChildEnv } from '../process/child-env.js';
 import type { ContainmentKind } from '../process/containment.js';
 import { type ConnectionEvent, McpConnection } from '../protocol/connection.js';
-import { RemoteError } from '../protocol/errors.js';
+import { RemoteError, SupervisorError } from '../protocol/errors.js';
 import type { ListedTool } from '../protocol/tool-calls.js';
 import { type ListingBounds, type ListingCut, listTools } from '../protocol/tool-listing.js';
 import type { FramePool } from '../workers/frame-pool.js';
+import type { Connections } from './connections.js';
 
 /** The trust gate's answer for one spawn. */
 export type GateVerdict = { ok: true } | { ok: false; fingerprint: string };
@@ -25,8 +26,11 @@ export interface RuntimeDeps {
   gate(server: ServerConfig): Promise<GateVerdict>;
   /** The tools a server may expose (tool pinning holds changed ones back). */
   filterTools(server: ServerConfig, tools: ListedTool[]): Promise<ListedTool[]>;
-  /** The connection now serving a server (undefined once it is gone). */
-  onConnection(serverId: string, conn: McpConnection | undefined): void;
+  /** Where each spawn's connection is kept, for the handshake, the pinger and the facade. */
+  connections: Connections;
+  /** The runtime's clock and random source: an exit is stamped with both, since the machines read neither. */
+  now(): number;
+  random(): number;
   /** Events of the connection the facade reports (refusals, noise, oversize). */
   onConnectionEvent(serverId: string, event: ConnectionEvent): void;
   /** A tool listing hit one of its bounds: at a re-list the last good tools stay, at the handshake the pages seen do. */
@@ -96,12 +100,11 @@ export function processActor(deps: RuntimeDeps) {
         },
       });
       conn = c;
-      deps.onConnection(server.id, c);
+      deps.connections.add(server.id, generation, c);
       void c.exited.then((exit) => {
-        deps.onConnection(server.id, undefined);
-        if (!ended) sendBack({ type: 'PROC.EXIT', generation, exit });
+        if (!ended) sendBack({ type: 'PROC.EXIT', generation, exit, at: deps.now(), draw: deps.random() });
       });
-      if (c.pid !== undefined) sendBack({ type: 'PROC.SPAWNED', generation, pid: c.pid, handle: c });
+      if (c.pid !== undefined) sendBack({ type: 'PROC.SPAWNED', generation, pid: c.pid });
     };
     void begin();
     receive((command) => {
@@ -111,7 +114,8 @@ export function processActor(deps: RuntimeDeps) {
       } else if (!pendingStop) {
         // Stopped while the trust gate is still deciding (a person may never answer): nothing runs, so it ends now.
         pendingStop = command;
-        sendBack({ type: 'PROC.EXIT', generation, exit: synthesizedExit(command.reason) });
+        const exit = synthesizedExit(command.reason);
+        sendBack({ type: 'PROC.EXIT', generation, exit, at: deps.now(), draw: deps.random() });
       }
     });
     return () => {
@@ -123,10 +127,10 @@ export function processActor(deps: RuntimeDeps) {
 }
 
 /** The handshake actor: `initialize`, then the full tool list (none when the server offers no tools). */
-export function handshakeActor(deps: Pick<RuntimeDeps, 'filterTools' | 'onListingCut'>) {
+export function handshakeActor(deps: Pick<RuntimeDeps, 'connections' | 'filterTools' | 'onListingCut'>) {
   return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
-    const conn = input.handle as McpConnection;
     const server = input.server as ServerConfig;
+    const conn = connectionOf(deps.connections, server.id, input.generation);
     const init = await conn.initialize();
     if (!init.capabilities.tools) return { tools: [] };
     try {
@@ -149,11 +153,12 @@ export function vetToolsActor(deps: Pick<RuntimeDeps, 'filterTools'>) {
 }
 
 /** The health actor: an MCP ping every `health.interval`, one at a time, reporting each outcome. */
-export function pingerActor() {
+export function pingerActor(deps: Pick<RuntimeDeps, 'connections'>) {
   return fromCallback<{ type: 'noop' }, PingerInput>(({ input, sendBack }) => {
     const { intervalMs, timeoutMs } = input.server.health;
     if (intervalMs <= 0) return () => {};
-    const conn = input.handle as McpConnection;
+    const conn = deps.connections.of(input.server.id, input.generation);
+    if (!conn) return () => {};
     let busy = false;
     let ended = false;
     const timer = setInterval(() => {
@@ -170,6 +175,13 @@ export function pingerActor() {
       clearInterval(timer);
     };
   });
+}
+
+/** The connection of this spawn; gone only if its process already exited, whose exit the machine hears of next. */
+function connectionOf(connections: Connections, id: string, generation: number): McpConnection {
+  const conn = connections.of(id, generation);
+  if (!conn) throw new SupervisorError('SERVER_EXITED', 'the server exited before the handshake');
+  return conn;
 }
 
 function listingBounds(server: ServerConfig, timeoutMs: number): ListingBounds {

@@ -1,5 +1,5 @@
 import { type ServerActorRef, type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
-import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
+import { type SupervisorActorRef, serverRefOf } from '../machines/supervisor.machine.js';
 import type { ExitInfo } from '../process/server-process.js';
 import type { LastExit, ServerState, ServerStatus, SupervisorEvent } from './types.js';
 
@@ -35,8 +35,10 @@ export class ServerWatch {
 
   /** Starts following (after the root actor started). */
   attach(): void {
-    const { refs } = this.actor.getSnapshot().context;
-    for (const [id, ref] of Object.entries(refs)) {
+    const snapshot = this.actor.getSnapshot();
+    for (const id of snapshot.context.books.order) {
+      const ref = serverRefOf(snapshot, id);
+      if (!ref) continue;
       this.rows.set(id, {
         state: 'stopped',
         since: this.now(),
@@ -64,7 +66,7 @@ export class ServerWatch {
 
   /** The server actor of an id. */
   ref(id: string): ServerActorRef | undefined {
-    return this.actor.getSnapshot().context.refs[id];
+    return serverRefOf(this.actor.getSnapshot(), id);
   }
 
   /** Why a server is failed (limit reached) or what its last exit said, for error strings. */

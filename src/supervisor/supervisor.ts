@@ -21,6 +21,7 @@ import { checkScopes } from '../registry/scopes.js';
 import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { checkCallInput, clampTimeout } from './call-input.js';
+import { Connections } from './connections.js';
 import { FleetTools } from './fleet-tools.js';
 import {
   type GateVerdict,
@@ -92,9 +93,7 @@ export class Supervisor {
   /** The root XState actor (for inspection and advanced hosts). */
   readonly actor: SupervisorActorRef;
   private readonly pool = new FramePool();
-  private readonly conns = new Map<string, McpConnection>();
-  /** Every connection whose process group may still hold something (a grandchild), until it is reaped. */
-  private readonly unreaped = new Set<McpConnection>();
+  private readonly connections = new Connections();
   private readonly listeners = new Set<(e: SupervisorEvent) => void>();
   private readonly servers: Map<string, ServerConfig>;
   private readonly watch: ServerWatch;
@@ -138,16 +137,9 @@ export class Supervisor {
       stdinGraceMs: options.stdinGraceMs,
       containment: this.containment,
       owner: this.owner,
-      onConnection: (id: string, conn: McpConnection | undefined) => {
-        if (!conn) {
-          this.conns.delete(id);
-          return;
-        }
-        this.conns.set(id, conn);
-        this.unreaped.add(conn);
-        // After the leader exits, close() waits for the rest of its group to be reaped.
-        void conn.exited.then(() => conn.close('exited')).then(() => this.unreaped.delete(conn));
-      },
+      connections: this.connections,
+      now,
+      random: Math.random,
       onConnectionEvent: (id: string, event: ConnectionEvent) => {
         if (event.type === 'refused')
           this.emit({ type: 'refused', server: id, method: event.method, at: now() });
@@ -164,7 +156,7 @@ export class Supervisor {
             process: processActor(deps),
             handshake: handshakeActor(deps),
             vetTools: vetToolsActor(deps),
-            pinger: pingerActor(),
+            pinger: pingerActor(deps),
           },
         }),
       },
@@ -174,7 +166,6 @@ export class Supervisor {
         strategy: config.supervisor.strategy,
         limit: config.supervisor.limit,
         servers: config.servers,
-        now,
       },
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.inspect ? { inspect: options.inspect } : {}),
@@ -220,10 +211,10 @@ export class Supervisor {
         await this.watch.until(server.id, (state) => DOWN.has(state) || state === 'backoff', bound);
       }
       this.actor.send({ type: 'STOP_ALL' });
-      await Promise.all([...this.unreaped].map((c) => c.close('stopped')));
+      await this.connections.closeAll('stopped');
       this.actor.stop();
       // A process actor that was still starting spawns nothing after the actor stopped; wait for any it did spawn.
-      await Promise.all([...this.unreaped].map((c) => c.close('stopped')));
+      await this.connections.closeAll('stopped');
       this.watch.detach();
     }
     this.unpersist?.();
@@ -235,7 +226,7 @@ export class Supervisor {
     const ctx = this.started ? this.actor.getSnapshot().context : undefined;
     return this.config.servers.map((s) => ({
       ...this.watch.row(s.id, ctx?.books.children[s.id]?.restarts ?? 0, this.tools),
-      containment: this.conns.get(s.id)?.process.containment ?? this.containment,
+      containment: this.connections.get(s.id)?.process.containment ?? this.containment,
     }));
   }
 
@@ -334,7 +325,7 @@ export class Supervisor {
       return `ERROR: server '${server.id}' ${why}${detail ? `: ${detail}` : ''}`;
     }
     const tool = this.tools.table.get(name);
-    const conn = this.conns.get(server.id);
+    const conn = this.connections.get(server.id);
     if (!tool) return `ERROR: unknown tool '${name}'`;
     if (!conn) return `ERROR: server '${server.id}' is not connected`;
     // Fails closed: a call that names no scopes holds none, unless the host said scopes go unchecked.
@@ -406,7 +397,7 @@ export class Supervisor {
 
   private onActorError(err: unknown): void {
     this.options.logger?.warn?.(`supervisor actor failed: ${String(err)}; reaping every server`);
-    for (const conn of this.conns.values()) void conn.close('reaped', { immediate: true });
+    this.connections.reapNow('reaped');
   }
 }
 

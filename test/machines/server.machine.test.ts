@@ -9,7 +9,11 @@ import {
   serverStateOf,
   type VetToolsInput,
 } from '../../src/machines/server.machine.js';
-import { type SupervisedServer, supervisorMachine } from '../../src/machines/supervisor.machine.js';
+import {
+  type SupervisedServer,
+  serverRefOf,
+  supervisorMachine,
+} from '../../src/machines/supervisor.machine.js';
 
 const config = {
   id: 's',
@@ -30,7 +34,7 @@ function vetted(listed: unknown[]) {
   let answer!: (tools: unknown[]) => void;
   const process = fromCallback<{ type: 'STOP'; reason: string; immediate: boolean }, ProcessActorInput>(
     ({ input, sendBack, receive }) => {
-      sendBack({ type: 'PROC.SPAWNED', generation: input.generation, pid: 4242, handle: null });
+      sendBack({ type: 'PROC.SPAWNED', generation: input.generation, pid: 4242 });
       receive((e) => stops.push(e.reason));
       return () => {};
     },
@@ -53,12 +57,11 @@ function vetted(listed: unknown[]) {
         strategy: 'one_for_one',
         limit: { maxRestarts: 10, windowMs: 60_000 },
         servers: [{ ...config, disabled: false, restart: supervised }],
-        now: () => clock.now(),
       },
     },
   );
   root.start();
-  const actor = root.getSnapshot().context.refs.s!;
+  const actor = serverRefOf(root.getSnapshot(), 's')!;
   const flush = () => new Promise((r) => setTimeout(r, 0));
   return { clock, actor, stops, flush, answer: (tools: unknown[]) => answer(tools) };
 }
@@ -88,7 +91,7 @@ describe('server machine: vetting the tool list', () => {
     const stops: string[] = [];
     const process = fromCallback<{ type: 'STOP'; reason: string; immediate: boolean }, ProcessActorInput>(
       ({ input, sendBack, receive }) => {
-        sendBack({ type: 'PROC.SPAWNED', generation: input.generation, pid: 4242, handle: null });
+        sendBack({ type: 'PROC.SPAWNED', generation: input.generation, pid: 4242 });
         receive((e) => stops.push(e.reason));
         return () => {};
       },
@@ -96,7 +99,7 @@ describe('server machine: vetting the tool list', () => {
     const handshake = fromPromise<{ tools: unknown[] }, HandshakeInput>(() => new Promise(() => {}));
     const actor = createActor(serverMachine.provide({ actors: { process, handshake } }), {
       clock,
-      input: { server: config, now: () => clock.now() },
+      input: { server: config },
     });
     actor.start();
     actor.send({ type: 'START' });
@@ -118,7 +121,7 @@ function wedgeHarness(opts: { handshakeHangs?: boolean } = {}) {
     ({ input, sendBack, receive }) => {
       generation = input.generation;
       send = sendBack;
-      sendBack({ type: 'PROC.SPAWNED', generation, pid: 4242, handle: null });
+      sendBack({ type: 'PROC.SPAWNED', generation, pid: 4242 });
       receive((e) => {
         stops.push({ reason: e.reason, immediate: e.immediate, generation: input.generation });
         queueMicrotask(() =>
@@ -126,6 +129,8 @@ function wedgeHarness(opts: { handshakeHangs?: boolean } = {}) {
             type: 'PROC.EXIT',
             generation: input.generation,
             exit: { code: null, signal: 'SIGKILL', reason: e.reason, stderrTail: '' },
+            at: clock.now(),
+            draw: 0,
           }),
         );
       });
@@ -157,12 +162,10 @@ function wedgeHarness(opts: { handshakeHangs?: boolean } = {}) {
       strategy: 'one_for_one',
       limit: { maxRestarts: 100, windowMs: 60_000 },
       servers: [server],
-      now: () => clock.now(),
-      random: () => 0,
     },
   });
   actor.start();
-  const ref = () => actor.getSnapshot().context.refs.a!;
+  const ref = () => serverRefOf(actor.getSnapshot(), 'a')!;
   const flush = () => new Promise((r) => setTimeout(r, 0));
   return {
     actor,

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
 import type { HandshakeInput, PingerInput, ProcessActorInput } from '../../src/machines/server.machine.js';
 import { serverMachine, serverStateOf } from '../../src/machines/server.machine.js';
-import { type SupervisedServer, supervisorMachine } from '../../src/machines/supervisor.machine.js';
+import {
+  type SupervisedServer,
+  serverRefOf,
+  supervisorMachine,
+} from '../../src/machines/supervisor.machine.js';
 
 /** Fake processes: each spawn is recorded; the test ends them with `exit(id, code)`. */
 function harness(
@@ -26,6 +30,8 @@ function harness(
           type: 'PROC.EXIT',
           generation: input.generation,
           exit: { code, signal: null, reason, stderrTail: '' },
+          at: clock.now(),
+          draw: 0,
         });
       };
       spawns.push({ id, generation: input.generation, at: clock.now() });
@@ -34,7 +40,6 @@ function harness(
         type: 'PROC.SPAWNED',
         generation: input.generation,
         pid: 1000 + spawns.length,
-        handle: null,
       });
       receive((e) => {
         if (e.type === 'STOP') {
@@ -70,12 +75,10 @@ function harness(
       strategy,
       limit,
       servers,
-      now: () => clock.now(),
-      random: () => 0,
     },
   });
   actor.start();
-  const state = (id: string) => serverStateOf(actor.getSnapshot().context.refs[id]!.getSnapshot());
+  const state = (id: string) => serverStateOf(serverRefOf(actor.getSnapshot(), id)!.getSnapshot());
   const flush = () => new Promise((r) => setTimeout(r, 0));
   const failHandshakes = (n: number) => {
     handshakeFails = n;

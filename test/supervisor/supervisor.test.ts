@@ -223,6 +223,6 @@ describe('Supervisor with real fixture servers', () => {
     expect(seen).toContain('server:i1');
     expect(seen).toContain('server:i2');
     expect([...seen].some((id) => id.startsWith('process-'))).toBe(true);
-    expect(sup.actor.getSnapshot().context.refs.i1).toBeDefined();
+    expect(sup.actor.getSnapshot().children['server:i1']).toBeDefined();
   });
 });

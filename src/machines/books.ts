@@ -1,0 +1,112 @@
+// The supervisor's books: everything its decisions read, as plain data. Nothing here is a function or a handle,
+// so a snapshot of the supervisor persists as JSON and a decision replays from it.
+import {
+  type BackoffConfig,
+  clearHistory,
+  emptyHistory,
+  type LimitConfig,
+  type RestartHistory,
+  type RestartPolicyName,
+  type RestartStrategyName,
+} from './restart-policy.js';
+
+/** What the supervisor intends for a child whose exit it is waiting for; `null` = an exit would be a surprise. */
+export type ChildIntent = 'stop' | 'group-restart' | 'manual-restart' | null;
+
+/**
+ * Where a child is, as far as its reports (and `CHILD.EXITED`) have told the supervisor. `running` means a
+ * process exists or is being made, so a `CHILD.EXITED` is still to come; `exited` means the child waits for the
+ * supervisor's answer to the exit it reported.
+ */
+export type ChildPhase = 'stopped' | 'running' | 'exited' | 'backoff' | 'failed' | 'untrusted';
+
+export interface ChildBook {
+  policy: RestartPolicyName;
+  backoff: BackoffConfig;
+  limit: LimitConfig;
+  history: RestartHistory;
+  phase: ChildPhase;
+  intent: ChildIntent;
+  /** Total restarts over the supervisor's life, for status(). */
+  restarts: number;
+  /**
+   * Failed starts in a row since the server was last ready or started by hand. Unlike the window it never
+   * forgets, so a server whose every attempt outlasts the window still runs out of restarts.
+   */
+  failedStarts: number;
+}
+
+export interface Books {
+  strategy: RestartStrategyName;
+  order: readonly string[];
+  limit: LimitConfig;
+  global: RestartHistory;
+  children: Record<string, ChildBook>;
+  /**
+   * Group restarts (one_for_all, rest_for_one) waiting to happen, keyed by the server whose failure started them:
+   * members start together, in file order, once the delay passed and every member has exited.
+   */
+  groups: Record<string, { members: string[]; due: boolean }>;
+  escalated: boolean;
+}
+
+/** One instruction the supervisor machine carries out for a child. */
+export type Step =
+  | { kind: 'halt'; id: string }
+  | { kind: 'give-up'; id: string; why: string }
+  | { kind: 'start'; id: string }
+  | { kind: 'restart-later'; id: string }
+  | { kind: 'stop'; id: string; reason: string }
+  | { kind: 'schedule'; id: string; delayMs: number }
+  | { kind: 'cancel'; id: string }
+  | { kind: 'escalate'; why: string };
+
+/** A fresh book for a child that has not been started. */
+export function newChildBook(
+  policy: RestartPolicyName,
+  backoff: BackoffConfig,
+  limit: LimitConfig,
+): ChildBook {
+  return {
+    policy,
+    backoff,
+    limit,
+    history: emptyHistory(),
+    phase: 'stopped',
+    intent: null,
+    restarts: 0,
+    failedStarts: 0,
+  };
+}
+
+/** The books with one child's book patched (unknown ids leave the books as they are). */
+export function withChild(books: Books, id: string, patch: Partial<ChildBook>): Books {
+  const child = books.children[id];
+  if (!child) return books;
+  return { ...books, children: { ...books.children, [id]: { ...child, ...patch } } };
+}
+
+/** A child reported the phase it entered. */
+export function notePhase(books: Books, id: string, phase: ChildPhase): Books {
+  return withChild(books, id, { phase });
+}
+
+/**
+ * A child stayed ready for its `resetAfter`: its backoff starts over. A report that comes after the child left
+ * `running` is stale (the timer is cancelled at the exit) and changes nothing.
+ */
+export function markStable(books: Books, id: string): Books {
+  if (books.children[id]?.phase !== 'running') return books;
+  return withChild(books, id, { history: clearHistory() });
+}
+
+/** Whether a child still has a process whose exit the supervisor has not heard of. */
+export function isRunning(books: Books, id: string): boolean {
+  return books.children[id]?.phase === 'running';
+}
+
+/** Whether a child waits for the supervisor to start it again (a stop since its exit wins). */
+export function isWaiting(books: Books, id: string): boolean {
+  const phase = books.children[id]?.phase;
+  return phase === 'backoff' || phase === 'exited';
+}
