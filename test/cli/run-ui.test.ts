@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, warnIfNoChromium } from './browser.js';
-import { allGone, cliProcesses, ensureBuilt, pidOf, writeFixtureConfig } from './helpers.js';
+import { allGone, cliProcesses, ensureBuilt, pidOf, ROOT, writeFixtureConfig } from './helpers.js';
 
 warnIfNoChromium('`run --ui` was NOT checked end to end.');
 
@@ -25,8 +27,13 @@ describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => 
     const { origin, searchParams } = new URL(url);
     const token = searchParams.get('token')!;
     // Without the run's token nothing of the fleet is served: the page, the API and the stream are refused.
-    for (const path of ['/', '/api/status', '/api/statechart', '/events'])
+    for (const path of ['/', '/api/status', '/api/statechart', '/events', '/browser/page.js'])
       expect((await fetch(`${origin}${path}`)).status, path).toBe(403);
+    // The built program serves the page's script from the file built beside it.
+    const script = await fetch(`${origin}/browser/page.js?token=${token}`);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const built = readFileSync(join(ROOT, 'dist', 'inspector', 'browser', 'page.js'));
+    expect(Buffer.from(await script.arrayBuffer()).equals(built)).toBe(true);
     await run.waitFor(/msg=started/);
     const page = await browser.newPage();
     await page.goto(url);
