@@ -71,6 +71,24 @@ describe('the page is served from its browser modules on disk', () => {
     for (const name of files) expect(onDisk(name).toString('utf8'), name).toMatch(/^\/\/ @ts-check\n/);
   });
 
+  it('imports only its own listed modules, which the import map gives the token', () => {
+    for (const name of BROWSER_MODULES) {
+      const code = onDisk(name).toString('utf8');
+      const specifiers = [...code.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'/gm)].map(
+        (m) => m[1],
+      );
+      expect(code, name).not.toMatch(/\bimport\s*\(/);
+      for (const s of specifiers)
+        expect(
+          BROWSER_MODULES.map((n) => `./${n}`),
+          `${name} imports ${s}`,
+        ).toContain(s);
+    }
+    // The regex above does see imports: page.js pulls in the others.
+    const page = onDisk('page.js').toString('utf8');
+    expect(page).toMatch(/^import \{[^}]+\} from '\.\/card\.js';$/m);
+  });
+
   it('maps each module to its tokened path and allows only this origin and the map as scripts', () => {
     const token = 'a b&c"<';
     const { html, csp } = inspectorPage(token);
