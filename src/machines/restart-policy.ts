@@ -118,21 +118,6 @@ export function recordRestart(
 }
 
 /**
- * The cleared history once the server has been `ready` continuously for at least `resetAfterMs`
- * (`readySinceMs` null = not ready now); otherwise, or when there is nothing to clear, the same object.
- */
-export function resetIfStable(
-  history: RestartHistory,
-  readySinceMs: number | null,
-  now: number,
-  resetAfterMs: number,
-): RestartHistory {
-  if (readySinceMs === null || now - readySinceMs < resetAfterMs) return history;
-  if (history.n === 0 && history.times.length === 0) return history;
-  return emptyHistory();
-}
-
-/**
  * Which servers a failure of `failedId` takes down and brings back under `strategy`: `stop` in reverse file
  * order, `start` in file order. The failed server is in both (stopping it is the reap of what is left of it).
  */

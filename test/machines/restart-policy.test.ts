@@ -11,7 +11,6 @@ import {
   RestartPolicyError,
   type RestartPolicyName,
   recordRestart,
-  resetIfStable,
   restartDelay,
   restartSet,
   shouldRestart,
@@ -247,28 +246,7 @@ describe('recordRestart', () => {
   });
 });
 
-describe('resetIfStable and clearHistory', () => {
-  const history = recordAt([0, 1000, 2000], limit5).history;
-
-  it('clears the history after resetAfter of continuous ready', () => {
-    const reset = resetIfStable(history, 10_000, 70_000, 60_000);
-    expect(reset).toEqual({ times: [], n: 0 });
-    expect(restartDelay(reset.n + 1, backoff(), zero)).toBe(1000);
-  });
-
-  it('keeps the same object a millisecond before resetAfter', () => {
-    expect(resetIfStable(history, 10_000, 69_999, 60_000)).toBe(history);
-  });
-
-  it('keeps the same object when not ready', () => {
-    expect(resetIfStable(history, null, 1e9, 60_000)).toBe(history);
-  });
-
-  it('keeps an already empty history as is', () => {
-    const empty = emptyHistory();
-    expect(resetIfStable(empty, 0, 1e9, 60_000)).toBe(empty);
-  });
-
+describe('clearHistory', () => {
   it('clearHistory forgets everything', () => {
     expect(clearHistory()).toEqual({ times: [], n: 0 });
     const after = recordRestart(clearHistory(), 3000, limit5);
