@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
 import { type InspectorPage, inspectorPage, loadBrowserModules } from './page.js';
 import { pageStatus } from './page-data.js';
+import { send, sendJson } from './reply.js';
 import { SseHub } from './sse-hub.js';
 import type { StatechartGraph } from './statechart.js';
 
@@ -193,25 +194,4 @@ function tokenMatches(url: string, token: string): boolean {
   }
   const wanted = Buffer.from(token, 'utf8');
   return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
-function sendJson(res: ServerResponse, body: () => unknown): void {
-  let text: string;
-  try {
-    text = JSON.stringify(body());
-  } catch (err) {
-    send(res, 500, 'application/json', JSON.stringify({ error: String(err) }));
-    return;
-  }
-  send(res, 200, 'application/json; charset=utf-8', text);
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
-  res.writeHead(status, {
-    'content-type': type,
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(res.req.method === 'HEAD' ? undefined : body);
 }
