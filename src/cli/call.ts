@@ -1,4 +1,5 @@
 import { parseDuration } from '../config/units.js';
+import { callFailure, outcomeText } from '../protocol/call-outcome.js';
 import { toolOwner } from '../registry/tool-owner.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, usageError } from './errors.js';
@@ -18,7 +19,7 @@ export interface CallFlags extends FleetFlags {
 /**
  * `call`: starts the one server that owns the tool, makes one call, prints the flattened result on stdout and
  * stops it. `--timeout` is one deadline for the whole command, the server's start included. Exit 0, or 1 when
- * the result is an `ERROR:`; logs on stderr are warnings only unless `--verbose`.
+ * the call failed (printed as `ERROR: …`); logs on stderr are warnings only unless `--verbose`.
  */
 export async function callCommand(
   configPath: string,
@@ -33,7 +34,8 @@ export async function callCommand(
   const owner = toolOwner(config, tool);
   if (owner === undefined) {
     const ids = config.servers.map((s) => s.id).join(', ');
-    process.stdout.write(`ERROR: unknown tool '${tool}': no server owns it\n`);
+    const failure = callFailure('UNKNOWN_TOOL', `unknown tool '${tool}': no server owns it`, { tool });
+    process.stdout.write(`${outcomeText(failure)}\n`);
     process.stderr.write(
       `a tool is named <server>${config.supervisor.separator}<tool>; servers: ${ids || '(none)'}\n`,
     );
@@ -60,19 +62,20 @@ export async function callCommand(
     // With a deadline the call itself waits for the server to become ready, within that same deadline; without
     // one, the startup budget and the restart limit bound the start.
     if (timeoutMs === undefined) await starting;
-    const result = await sup.callTool(tool, args, {
+    const outcome = await sup.callToolOutcome(tool, args, {
       signal: abort.signal,
       scopes: flags.scopes ?? [],
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
+    const result = outcomeText(outcome);
     process.stdout.write(result.endsWith('\n') ? result : `${result}\n`);
-    if (result.startsWith('ERROR: unknown tool')) {
+    if (!outcome.ok && outcome.code === 'UNKNOWN_TOOL') {
       const names = sup.listTools().map((t) => t.name);
       process.stderr.write(`available tools: ${names.length ? names.join(', ') : '(none)'}\n`);
     }
     await sup.stop();
     if (interrupted) return EXIT_INTERRUPTED;
-    return result.startsWith('ERROR:') ? EXIT_FAILURE : 0;
+    return outcome.ok ? 0 : EXIT_FAILURE;
   } finally {
     // A question still open on the terminal (the deadline passed while it waited) is withdrawn.
     abort.abort();

@@ -35,7 +35,7 @@ export function duration(defaultMs: number) {
 
 /**
  * The smallest result cap: below it a capped failure could lose its `ERROR: ` prefix to the truncation marker,
- * and `ERROR: ` is the only failure signal a caller of callTool has.
+ * and `ERROR: ` is the only failure signal in callTool's string (callToolOutcome has the code as data).
  */
 export const MIN_RESULT_BYTES = 256;
 

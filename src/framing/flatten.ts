@@ -80,9 +80,43 @@ function carriesStructured(read: ReadResult, json: string): boolean {
   return false;
 }
 
-/** The `ERROR: invalid tool result: …` line for a result that is not one. */
+/** What every failure a caller reads as text starts with. */
+export const ERROR_PREFIX = 'ERROR: ';
+const ERROR_PREFIX_BYTES = utf8Length(ERROR_PREFIX);
+
+/** The message of a result that is not one (rendered `ERROR: invalid tool result: …`). */
 export function invalidToolResult(problem: string): string {
-  return `ERROR: invalid tool result: ${problem}`;
+  return `invalid tool result: ${problem}`;
+}
+
+/**
+ * A flattened result as data: its text, or why it failed — the server's own `isError` (`TOOL_ERROR`) or no tool
+ * result at all (`INVALID_RESULT`). A failure's message is capped to leave room for the `ERROR: ` in front of it.
+ */
+export type FlatResult =
+  | { ok: true; text: string }
+  | { ok: false; code: 'TOOL_ERROR' | 'INVALID_RESULT'; message: string };
+
+/** Flattens a CallToolResult as {@link flattenToolResult} does, keeping a failure as data. Never throws. */
+export function flattenToolResultData(result: unknown, { maxBytes }: FlattenOptions = {}): FlatResult {
+  const cap = normalizeMaxBytes(maxBytes);
+  const room = Math.max(0, cap - ERROR_PREFIX_BYTES);
+  const read = readToolResult(result);
+  if (typeof read === 'string') {
+    return { ok: false, code: 'INVALID_RESULT', message: capUtf8(invalidToolResult(read), room) };
+  }
+  const body = flatBody(read);
+  if (!read.isError) return { ok: true, text: capUtf8(body, cap) };
+  return { ok: false, code: 'TOOL_ERROR', message: capUtf8(body === '' ? '(no content)' : body, room) };
+}
+
+function flatBody(read: ReadResult): string {
+  const parts = read.blocks.map((b) => b.rendering.text);
+  if (read.structuredJson !== undefined && !carriesStructured(read, read.structuredJson)) {
+    parts.push(read.structuredJson);
+  }
+  if (read.legacyJson !== undefined) parts.push(read.legacyJson);
+  return parts.join('\n');
 }
 
 /**
@@ -92,28 +126,29 @@ export function invalidToolResult(problem: string): string {
 export function flattenToolResult(result: unknown, { maxBytes }: FlattenOptions = {}): string {
   const cap = normalizeMaxBytes(maxBytes);
   const read = readToolResult(result);
-  if (typeof read === 'string') return capUtf8(invalidToolResult(read), cap);
-  const parts = read.blocks.map((b) => b.rendering.text);
-  if (read.structuredJson !== undefined && !carriesStructured(read, read.structuredJson)) {
-    parts.push(read.structuredJson);
-  }
-  if (read.legacyJson !== undefined) parts.push(read.legacyJson);
-  const body = parts.join('\n');
-  return capUtf8(read.isError ? `ERROR: ${body === '' ? '(no content)' : body}` : body, cap);
-}
-
-/** The one-text-block error result a gateway gets for input that is not a tool result. */
-function invalidResult(problem: string): CappedToolResult {
-  return { isError: true, content: [{ type: 'text', text: invalidToolResult(problem) }] };
+  if (typeof read === 'string') return capUtf8(ERROR_PREFIX + invalidToolResult(read), cap);
+  const body = flatBody(read);
+  return capUtf8(read.isError ? `${ERROR_PREFIX}${body === '' ? '(no content)' : body}` : body, cap);
 }
 
 /**
  * Caps a CallToolResult for gateways: blocks kept as sent, their texts capped from one shared `maxBytes`
  * budget (so many blocks cannot add up past it), isError / structuredContent / _meta kept. Never throws.
  */
-export function capToolResult(result: unknown, { maxBytes }: FlattenOptions = {}): CappedToolResult {
+export function capToolResult(result: unknown, opts: FlattenOptions = {}): CappedToolResult {
+  const capped = capToolResultData(result, opts);
+  if (capped.ok) return capped.result;
+  return { isError: true, content: [{ type: 'text', text: ERROR_PREFIX + capped.message }] };
+}
+
+/** Caps a CallToolResult as {@link capToolResult} does, keeping "not a tool result" as data. Never throws. */
+export function capToolResultData(
+  result: unknown,
+  { maxBytes }: FlattenOptions = {},
+): { ok: true; result: CappedToolResult } | { ok: false; code: 'INVALID_RESULT'; message: string } {
   const read = readToolResult(result);
-  if (typeof read === 'string') return invalidResult(read);
+  if (typeof read === 'string')
+    return { ok: false, code: 'INVALID_RESULT', message: invalidToolResult(read) };
   let budget = normalizeMaxBytes(maxBytes);
   const take = (text: string): string => {
     const capped = capUtf8(text, budget);
@@ -134,5 +169,5 @@ export function capToolResult(result: unknown, { maxBytes }: FlattenOptions = {}
   if (typeof isError === 'boolean') out.isError = isError;
   if (structuredContent !== undefined) out.structuredContent = structuredContent;
   if (isRecord(_meta)) out._meta = _meta;
-  return out;
+  return { ok: true, result: out };
 }

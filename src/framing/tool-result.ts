@@ -1,4 +1,4 @@
-import { type CappedToolResult, capToolResult, flattenToolResult } from './flatten.js';
+import { type CappedToolResult, capToolResultData, flattenToolResultData } from './flatten.js';
 import type { JsonRpcId } from './json-rpc.js';
 
 /** What the connection wants done with one success response: flattened to text, or capped as a result. */
@@ -7,24 +7,41 @@ export interface ResultRequest {
   maxBytes: number;
 }
 
-/** A tools/call answer, already flattened (`text`) or capped (`result`). */
-export type ToolResultEvent =
-  | { kind: 'tool-result'; id: JsonRpcId; text: string }
-  | { kind: 'tool-result'; id: JsonRpcId; result: CappedToolResult };
+/** Why an answer gives no result to pass on, as data: the caller renders the text once, at its edge. */
+export interface ResultFailure {
+  code: 'TOOL_ERROR' | 'INVALID_RESULT' | 'INTERNAL';
+  message: string;
+}
+
+/**
+ * A tools/call answer, with exactly one of: its flattened `text`, its capped `result` (the server's own `isError`
+ * kept in it), or the failure it amounts to (`failed`: in text mode a tool's error, in either mode no result at all).
+ */
+export interface ToolResultEvent {
+  kind: 'tool-result';
+  id: JsonRpcId;
+  text?: string;
+  result?: CappedToolResult;
+  failed?: ResultFailure;
+}
 
 /** Flattens or caps a tool result as asked; the one function both the inline and the worker paths use. */
 export function toolResultEvent(id: JsonRpcId, result: unknown, request: ResultRequest): ToolResultEvent {
   if (request.mode === 'result') {
-    return { kind: 'tool-result', id, result: capToolResult(result, { maxBytes: request.maxBytes }) };
+    const capped = capToolResultData(result, { maxBytes: request.maxBytes });
+    if (capped.ok) return { kind: 'tool-result', id, result: capped.result };
+    return { kind: 'tool-result', id, failed: { code: capped.code, message: capped.message } };
   }
-  return { kind: 'tool-result', id, text: flattenToolResult(result, { maxBytes: request.maxBytes }) };
+  const flat = flattenToolResultData(result, { maxBytes: request.maxBytes });
+  if (flat.ok) return { kind: 'tool-result', id, text: flat.text };
+  return { kind: 'tool-result', id, failed: { code: flat.code, message: flat.message } };
 }
 
 /** The tool-result a call gets when its answer could not be decoded at all (e.g. a worker died on it). */
-export function failedToolResultEvent(id: JsonRpcId, request: ResultRequest, why: string): ToolResultEvent {
-  const text = `ERROR: could not decode the tool result: ${why}`;
-  if (request.mode === 'result') {
-    return { kind: 'tool-result', id, result: { isError: true, content: [{ type: 'text', text }] } };
-  }
-  return { kind: 'tool-result', id, text };
+export function failedToolResultEvent(id: JsonRpcId, why: string): ToolResultEvent {
+  return {
+    kind: 'tool-result',
+    id,
+    failed: { code: 'INTERNAL', message: `could not decode the tool result: ${why}` },
+  };
 }

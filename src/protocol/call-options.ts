@@ -17,6 +17,8 @@ export interface SettledCall extends CallOptions {
   maxBytes: number;
   /** The name the caller used (the namespaced one), for error strings; default the server's own name. */
   label?: string | undefined;
+  /** The id of the server that owns the tool, carried into a failed call's outcome. */
+  server?: string | undefined;
   /**
    * The caller's whole timeout when `timeoutMs` is what is left of it (time spent waiting for the server to become
    * ready was taken off), so a timeout names the figure the caller gave.

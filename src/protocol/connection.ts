@@ -41,6 +41,8 @@ export type ConnectionEvent =
   | { type: 'tools_changed' }
   | { type: 'refused'; method: string }
   | { type: 'call_timeout'; method: string }
+  /** The server answered a request of ours (a result, an error or an oversize line): it is alive. */
+  | { type: 'call_ok'; method: string }
   | { type: 'oversize'; bytes: number }
   /** The server stopped reading: `queuedBytes` waited for it, over the bound. It is to be treated as wedged. */
   | { type: 'queue_full'; queuedBytes: number; limitBytes: number }
@@ -267,11 +269,11 @@ export class McpConnection {
   private onDecoded(e: DecodedEvent): void {
     switch (e.kind) {
       case 'tool-result':
-        this.pending.settleToolResult(e.id, e.text, e.result);
+        this.answered(this.pending.settleToolResult(e.id, e.text, e.result, e.failed));
         return;
       case 'oversize':
         this.emit({ type: 'oversize', bytes: e.bytes });
-        if (e.id !== undefined) this.pending.failOversize(e.id, e.bytes);
+        if (e.id !== undefined) this.answered(this.pending.failOversize(e.id, e.bytes));
         return;
       case 'noise':
         return;
@@ -282,7 +284,7 @@ export class McpConnection {
 
   private onMessage(m: JsonRpcMessage): void {
     if (isResponse(m)) {
-      if (m.id !== null) this.pending.settle(m.id, m);
+      if (m.id !== null) this.answered(this.pending.settle(m.id, m));
       return;
     }
     if (isRequest(m)) {
@@ -292,6 +294,10 @@ export class McpConnection {
     if (isNotification(m) && m.method === 'notifications/tools/list_changed' && this.handshakeDone) {
       this.emit({ type: 'tools_changed' });
     }
+  }
+
+  private answered(method: string | undefined): void {
+    if (method !== undefined) this.emit({ type: 'call_ok', method });
   }
 
   private onExit(exit: ExitInfo): void {

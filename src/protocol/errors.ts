@@ -36,10 +36,3 @@ export class RemoteError extends Error {
     super(message);
   }
 }
-
-/** Renders any failure as the `ERROR: ` string every call resolves to. */
-export function errorText(err: unknown): string {
-  if (err instanceof RemoteError) return `ERROR: server error ${err.code}: ${err.message}`;
-  if (err instanceof Error) return `ERROR: ${err.message}`;
-  return `ERROR: ${String(err)}`;
-}

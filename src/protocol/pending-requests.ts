@@ -1,15 +1,17 @@
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../framing/json-rpc.js';
 import type { ResultRequest } from '../framing/stream-decoder.js';
+import type { ResultFailure } from '../framing/tool-result.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import type { WriteOutcome } from './outgoing-queue.js';
 
 export type ResultMode = 'text' | 'result';
 
-/** What a tools/call resolves with when the decoder flattened (`text`) or capped (`result`) it. */
+/** What a tools/call resolves with when the decoder flattened (`text`) or capped (`result`) it, or found it failed. */
 export interface ToolResultValue {
   kind: 'tool-result';
   text?: string | undefined;
   result?: unknown;
+  failed?: ResultFailure | undefined;
 }
 
 interface Pending {
@@ -107,31 +109,43 @@ export class PendingRequests {
     return this.map.get(id)?.result;
   }
 
+  // The settle methods return the method of the request the server answered (undefined for a late or unknown id):
+  // an answer, whatever it says, shows the server is alive, which health wants to know.
+
   /** Settles a request with a plain response; unknown ids are dropped. */
-  settle(id: JsonRpcId, response: JsonRpcResponse): void {
+  settle(id: JsonRpcId, response: JsonRpcResponse): string | undefined {
     const p = this.take(id);
-    if (!p) return;
+    if (!p) return undefined;
     if ('error' in response) {
       p.reject(new RemoteError(response.error.code, response.error.message, response.error.data));
     } else {
       p.resolve(response.result);
     }
+    return p.method;
   }
 
-  /** Settles a tools/call with the decoder's flattened text or capped result. */
-  settleToolResult(id: JsonRpcId, text: string | undefined, result: unknown): void {
-    const value: ToolResultValue = { kind: 'tool-result', text, result };
-    this.take(id)?.resolve(value);
+  /** Settles a tools/call with the decoder's flattened text, capped result, or the failure it found. */
+  settleToolResult(
+    id: JsonRpcId,
+    text: string | undefined,
+    result: unknown,
+    failed?: ResultFailure,
+  ): string | undefined {
+    const p = this.take(id);
+    p?.resolve({ kind: 'tool-result', text, result, failed } satisfies ToolResultValue);
+    return p?.method;
   }
 
   /** Fails one call whose answer was too large to take in; the connection lives on. */
-  failOversize(id: JsonRpcId, bytes: number): void {
-    this.take(id)?.reject(
+  failOversize(id: JsonRpcId, bytes: number): string | undefined {
+    const p = this.take(id);
+    p?.reject(
       new SupervisorError(
         'RESULT_TOO_LARGE',
         `response of ${bytes} bytes exceeds the line limit and was discarded`,
       ),
     );
+    return p?.method;
   }
 
   /** Fails every open request at once (the server exited): nobody waits for a timeout that cannot help. */

@@ -1,8 +1,17 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
 import type { DiscoveredTool } from '../registry/server-tools.js';
 import type { SettledCall } from './call-options.js';
+import {
+  type CallFailure,
+  type CallOutcome,
+  type CallResultOutcome,
+  callFailure,
+  failureFromError,
+  outcomeResult,
+  outcomeText,
+} from './call-outcome.js';
 import type { McpConnection } from './connection.js';
-import { errorText, SupervisorError } from './errors.js';
+import { SupervisorError } from './errors.js';
 import type { ToolResultValue } from './pending-requests.js';
 import { describeCut, listTools } from './tool-listing.js';
 
@@ -14,6 +23,7 @@ export interface CallToolResult {
   content: Array<Record<string, unknown>>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  _meta?: Record<string, unknown>;
 }
 
 /**
@@ -30,53 +40,88 @@ export async function listAllTools(conn: McpConnection, timeoutMs: number): Prom
   throw new SupervisorError(cut.bound === 'time' ? 'REQUEST_TIMEOUT' : 'INVALID_RESPONSE', describeCut(cut));
 }
 
-/** Calls a tool and resolves its flattened, capped text; never rejects: every failure is an `ERROR: ` string. */
+/** Calls a tool and resolves its flattened, capped text or the failure; never rejects. */
+export async function callToolOutcome(
+  conn: McpConnection,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: SettledCall,
+): Promise<CallOutcome> {
+  const value = await request(conn, name, args, opts, 'text');
+  if ('ok' in value) return value;
+  if (value.failed) return failed(value, opts, name);
+  if (value.text === undefined)
+    return callFailure('INVALID_RESULT', 'invalid tool result', where(opts, name));
+  return { ok: true, text: value.text };
+}
+
+/** Calls a tool and resolves the capped MCP result or the failure; never rejects. */
+export async function callToolResultOutcome(
+  conn: McpConnection,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: SettledCall,
+): Promise<CallResultOutcome> {
+  const value = await request(conn, name, args, opts, 'result');
+  if ('ok' in value) return value;
+  if (value.failed) return failed(value, opts, name);
+  if (value.result === undefined)
+    return callFailure('INVALID_RESULT', 'invalid tool result', where(opts, name));
+  const result = value.result as CallToolResult;
+  if (result.isError !== true) return { ok: true, result };
+  const texts = result.content.filter((b) => b.type === 'text' && typeof b.text === 'string');
+  const message = texts.map((b) => b.text).join('\n') || '(no content)';
+  return { ...callFailure('TOOL_ERROR', message, where(opts, name)), result };
+}
+
+/** {@link callToolOutcome} rendered: the text, or an `ERROR: ` string. */
 export async function callToolText(
   conn: McpConnection,
   name: string,
   args: Record<string, unknown> | undefined,
   opts: SettledCall,
 ): Promise<string> {
-  try {
-    const value = (await conn.request(
-      'tools/call',
-      { name, arguments: args ?? {} },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal, result: { mode: 'text', maxBytes: opts.maxBytes } },
-    )) as ToolResultValue;
-    return value.text ?? 'ERROR: invalid tool result';
-  } catch (err) {
-    return describeCallError(opts.label ?? name, err, opts.budgetMs);
-  }
+  return outcomeText(await callToolOutcome(conn, name, args, opts));
 }
 
-/** Calls a tool and resolves the capped MCP result; never rejects: a failure is `isError` with one `ERROR:` text. */
+/** {@link callToolResultOutcome} rendered: a failure is `isError` with one `ERROR:` text and its code in `_meta`. */
 export async function callToolResult(
   conn: McpConnection,
   name: string,
   args: Record<string, unknown> | undefined,
   opts: SettledCall,
 ): Promise<CallToolResult> {
+  return outcomeResult(await callToolResultOutcome(conn, name, args, opts));
+}
+
+async function request(
+  conn: McpConnection,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: SettledCall,
+  mode: 'text' | 'result',
+): Promise<ToolResultValue | CallFailure> {
   try {
-    const value = (await conn.request(
+    return (await conn.request(
       'tools/call',
       { name, arguments: args ?? {} },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal, result: { mode: 'result', maxBytes: opts.maxBytes } },
+      { timeoutMs: opts.timeoutMs, signal: opts.signal, result: { mode, maxBytes: opts.maxBytes } },
     )) as ToolResultValue;
-    return (value.result as CallToolResult | undefined) ?? errorResult('ERROR: invalid tool result');
   } catch (err) {
-    return errorResult(describeCallError(opts.label ?? name, err, opts.budgetMs));
+    const failure = failureFromError(err, where(opts, name));
+    // A timeout names the caller's tool and the whole budget it gave, not the part left after waiting for ready.
+    if (failure.code === 'TIMEOUT') {
+      failure.message = `tool '${opts.label ?? name}' timed out after ${opts.budgetMs ?? opts.timeoutMs} ms`;
+    }
+    return failure;
   }
 }
 
-/** The one-text-block error result gateways receive for any failure. */
-export function errorResult(text: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text }] };
+function failed(value: ToolResultValue, opts: SettledCall, name: string): CallFailure {
+  const f = value.failed!;
+  return callFailure(f.code, f.message, where(opts, name));
 }
 
-function describeCallError(name: string, err: unknown, budgetMs: number | undefined): string {
-  if (err instanceof SupervisorError && err.code === 'REQUEST_TIMEOUT') {
-    if (budgetMs !== undefined) return `ERROR: tool '${name}' timed out after ${budgetMs} ms`;
-    return `ERROR: tool '${name}' ${err.message.replace(/^'tools\/call' /, '')}`;
-  }
-  return errorText(err);
+function where(opts: SettledCall, name: string): { server?: string | undefined; tool: string } {
+  return { server: opts.server, tool: opts.label ?? name };
 }

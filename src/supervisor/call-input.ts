@@ -1,14 +1,15 @@
 // What a tool call may be given, checked before anything waits: JavaScript callers can pass anything, and a
-// call must answer `ERROR: …` for junk rather than reject, hang or reach the server.
+// call must answer INVALID_CALL for junk rather than reject, hang or reach the server.
 
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
+import { type CallFailure, callFailure } from '../protocol/call-outcome.js';
 /** The largest delay a Node timer honours; a longer one would fire at once (Node warns and uses 1 ms). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export type CallInput =
   | { ok: true; name: string; args: Record<string, unknown> | undefined; opts: CallOptions }
-  | { ok: false; error: string };
+  | CallFailure;
 
 /** Checks and normalises a call's name, arguments and options; `null` arguments or options mean none. */
 export function checkCallInput(name: unknown, args: unknown, opts: unknown): CallInput {
@@ -48,7 +49,7 @@ export function clampTimeout(ms: number): number {
 }
 
 function refuse(why: string): CallInput {
-  return { ok: false, error: `ERROR: invalid call: ${why}` };
+  return callFailure('INVALID_CALL', `invalid call: ${why}`);
 }
 
 function kindOf(v: unknown): string {

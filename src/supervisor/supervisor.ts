@@ -6,14 +6,20 @@ import { serverMachine } from '../machines/server.machine.js';
 import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
 import { type ContainmentKind, type ContainmentSetting, chooseContainment } from '../process/containment.js';
 import { persistLedger, reapOrphans } from '../process/state-dir.js';
-import type { CallOptions } from '../protocol/call-options.js';
+import type { CallOptions, SettledCall } from '../protocol/call-options.js';
+import {
+  type CallFailure,
+  type CallOutcome,
+  callFailure,
+  failureFromError,
+  outcomeResult,
+  outcomeText,
+} from '../protocol/call-outcome.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
-import { errorText } from '../protocol/errors.js';
 import {
   type CallToolResult,
-  callToolResult,
-  callToolText,
-  errorResult,
+  callToolOutcome as callOnConnection,
+  callToolResultOutcome as callResultOnConnection,
   type ListedTool,
 } from '../protocol/tool-calls.js';
 import type { ListingCut } from '../protocol/tool-listing.js';
@@ -237,39 +243,43 @@ export class Supervisor {
 
   /**
    * Calls a tool by its namespaced name; never rejects: every failure, a malformed call included, resolves to an
-   * `ERROR: ` string.
+   * `ERROR: ` string. {@link callToolOutcome} is the same call with the failure as data.
    */
   async callTool(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<string> {
+    return outcomeText(await this.callToolOutcome(name, args, opts));
+  }
+
+  /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
+  async callToolOutcome(
+    name: string,
+    args?: Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<CallOutcome> {
     try {
-      const input = checkCallInput(name, args, opts);
-      if (!input.ok) return input.error;
-      const target = await this.prepare(input.name, input.opts);
-      if (typeof target === 'string') return target;
-      const text = await callToolText(target.conn, target.tool.tool, input.args, target.call);
-      this.afterCall(target.tool.server, text);
-      return text;
+      const target = await this.prepare(name, args, opts);
+      if (!target.ok) return target;
+      return await callOnConnection(target.conn, target.tool.tool, target.args, target.call);
     } catch (err) {
-      return errorText(err);
+      return failureFromError(err);
     }
   }
 
-  /** The same call for gateways: the MCP result with blocks kept and texts capped; never rejects. */
+  /**
+   * The same call for gateways: the MCP result with blocks kept and texts capped; never rejects. A failure is
+   * `isError`, with its code in `_meta['mcp-supervisor/code']`.
+   */
   async callToolResult(
     name: string,
     args?: Record<string, unknown>,
     opts?: CallOptions,
   ): Promise<CallToolResult> {
     try {
-      const input = checkCallInput(name, args, opts);
-      if (!input.ok) return errorResult(input.error);
-      const target = await this.prepare(input.name, input.opts);
-      if (typeof target === 'string') return errorResult(target);
-      const result = await callToolResult(target.conn, target.tool.tool, input.args, target.call);
-      const first = result.content[0];
-      this.afterCall(target.tool.server, result.isError && typeof first?.text === 'string' ? first.text : '');
-      return result;
+      const target = await this.prepare(name, args, opts);
+      if (!target.ok) return outcomeResult(target);
+      const outcome = await callResultOnConnection(target.conn, target.tool.tool, target.args, target.call);
+      return outcomeResult(outcome);
     } catch (err) {
-      return errorResult(errorText(err));
+      return outcomeResult(failureFromError(err));
     }
   }
 
@@ -294,22 +304,31 @@ export class Supervisor {
     return () => this.listeners.delete(listener);
   }
 
+  /** Checks a call and waits for its server to be ready, or says why the call cannot be made. */
   private async prepare(
-    name: string,
-    opts: CallOptions,
+    rawName: unknown,
+    rawArgs: unknown,
+    rawOpts: unknown,
   ): Promise<
-    | string
+    | CallFailure
     | {
+        ok: true;
         conn: McpConnection;
         tool: ExposedTool;
-        call: { timeoutMs: number; budgetMs: number; maxBytes: number; label: string; signal?: AbortSignal };
+        args: Record<string, unknown> | undefined;
+        call: SettledCall;
       }
   > {
-    if (this.stopping) return 'ERROR: supervisor is stopped';
+    const input = checkCallInput(rawName, rawArgs, rawOpts);
+    if (!input.ok) return input;
+    const { name, opts } = input;
+    if (this.stopping) return callFailure('STOPPED', 'supervisor is stopped', { tool: name });
     const serverId = this.tools.serverFor(name);
     const server = serverId ? this.servers.get(serverId) : undefined;
-    if (!server) return `ERROR: unknown tool '${name}'`;
-    if (opts.signal?.aborted) return `ERROR: tool '${name}' cancelled by the caller`;
+    if (!server) return callFailure('UNKNOWN_TOOL', `unknown tool '${name}'`, { tool: name });
+    const where = { server: server.id, tool: name };
+    if (opts.signal?.aborted)
+      return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
     const timeoutMs = opts.timeoutMs ?? clampTimeout(server.timeouts.callMs);
     const deadline = Date.now() + timeoutMs;
     const state = await this.watch.until(
@@ -319,29 +338,33 @@ export class Supervisor {
       opts.signal,
     );
     if (state !== 'ready') {
-      if (opts.signal?.aborted) return `ERROR: tool '${name}' cancelled by the caller`;
+      if (opts.signal?.aborted)
+        return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
       const why = state === undefined ? `did not become ready within ${timeoutMs} ms` : `is ${state}`;
       const detail = this.watch.failure(server.id);
-      return `ERROR: server '${server.id}' ${why}${detail ? `: ${detail}` : ''}`;
+      return callFailure('SERVER_DOWN', `server '${server.id}' ${why}${detail ? `: ${detail}` : ''}`, where);
     }
     const tool = this.tools.table.get(name);
     const conn = this.connections.get(server.id);
-    if (!tool) return `ERROR: unknown tool '${name}'`;
-    if (!conn) return `ERROR: server '${server.id}' is not connected`;
+    if (!tool) return callFailure('UNKNOWN_TOOL', `unknown tool '${name}'`, where);
+    if (!conn) return callFailure('SERVER_DOWN', `server '${server.id}' is not connected`, where);
     // Fails closed: a call that names no scopes holds none, unless the host said scopes go unchecked.
     if (opts.scopes !== undefined || this.options.scopes !== 'unchecked') {
       const callerScopes = opts.scopes ?? [];
       const check = checkScopes({ pluginWideScopes: server.scopesRequired, callerScopes, tool });
-      if (!check.ok) return `ERROR: forbidden: missing scopes: ${check.missing.join(', ')}`;
+      if (!check.ok) {
+        return callFailure('FORBIDDEN', `forbidden: missing scopes: ${check.missing.join(', ')}`, where);
+      }
     }
-    const call = {
+    const call: SettledCall = {
       timeoutMs: Math.max(1, deadline - Date.now()),
       budgetMs: timeoutMs,
       maxBytes: server.maxResultBytes,
       label: name,
+      server: server.id,
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
-    return { conn, tool, call };
+    return { ok: true, conn, tool, args: input.args, call };
   }
 
   private control(verb: string, id: string, type: 'RESTART' | 'STOP' | 'START'): ControlOutcome {
@@ -376,13 +399,6 @@ export class Supervisor {
     } catch (err) {
       this.options.logger?.warn?.(`state directory ${dir} unusable: ${(err as Error).message}`);
     }
-  }
-
-  private afterCall(serverId: string, text: string): void {
-    if (/^ERROR: tool '.*' timed out/.test(text)) return;
-    // Only a server with timeouts on its count needs the reset: an XState step per call is not free.
-    const ref = this.watch.ref(serverId);
-    if (ref && ref.getSnapshot().context.callTimeouts > 0) ref.send({ type: 'CALL.OK' });
   }
 
   private emit(event: SupervisorEvent): void {

@@ -173,7 +173,10 @@ describe('StreamDecoder', () => {
       {
         kind: 'tool-result',
         id: 3,
-        text: 'ERROR: could not decode the tool result: worker failed: worker exploded',
+        failed: {
+          code: 'INTERNAL',
+          message: 'could not decode the tool result: worker failed: worker exploded',
+        },
       },
       { kind: 'noise', line: toolResultLine(2, 5000).slice(0, 200) },
       { kind: 'message', message: { jsonrpc: '2.0', id: 2, result: {} } },

@@ -40,7 +40,11 @@ describe('checkCallInput', () => {
       ['a.b', {}, { timeoutMs: '5s' }, 'timeoutMs must be a positive, finite number of ms, got a string'],
     ];
     for (const [name, args, opts, why] of cases) {
-      expect(checkCallInput(name, args, opts)).toEqual({ ok: false, error: `ERROR: invalid call: ${why}` });
+      expect(checkCallInput(name, args, opts)).toEqual({
+        ok: false,
+        code: 'INVALID_CALL',
+        message: `invalid call: ${why}`,
+      });
     }
   });
 });
@@ -76,6 +80,7 @@ describe('callTool and callToolResult never reject and never hang, whatever a Ja
           text: 'ERROR: invalid call: timeoutMs must be a positive, finite number of ms, got NaN',
         },
       ],
+      _meta: { 'mcp-supervisor/code': 'INVALID_CALL' },
     });
   });
 

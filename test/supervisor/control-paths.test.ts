@@ -87,6 +87,7 @@ describe('every control path terminates', () => {
     expect(await sup.callToolResult('a.echo', { text: 'x' })).toEqual({
       isError: true,
       content: [{ type: 'text', text: 'ERROR: supervisor is stopped' }],
+      _meta: { 'mcp-supervisor/code': 'STOPPED' },
     });
     await sup.start();
     expect(events.slice(seen).filter((e) => e.type === 'state')).toEqual([]);
