@@ -4,8 +4,8 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, resolve } from 'node:path';
 import { buildChildEnv } from '../process/child-env.js';
+import { resolveExecutable } from '../process/resolve-executable.js';
 import { type LocatedProblem, parseLocatedYaml } from '../registry/located-yaml.js';
-import { resolveExecutable } from '../trust/resolve-executable.js';
 import { blankJsonComments, isJsonSource } from './jsonc.js';
 import type { SupervisorConfig } from './types.js';
 

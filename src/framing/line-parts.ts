@@ -1,4 +1,4 @@
-import type { FramePart } from '../workers/frame-task.js';
+import type { FramePart } from './frame-job.js';
 
 /** Pieces smaller than this are copied rather than transferred: a transfer has its own fixed cost. */
 export const MIN_TRANSFER_BYTES = 16 * 1024;

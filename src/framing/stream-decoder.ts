@@ -1,18 +1,13 @@
-import type { FramePool } from '../workers/frame-pool.js';
-import type { FrameTask, FrameTaskResult } from '../workers/frame-task.js';
 import { copyHead, copyTail } from './bytes.js';
+import type { CappedToolResult } from './flatten.js';
+import type { FrameRunner, FrameTask, FrameTaskResult } from './frame-job.js';
 import { isSuccessResponse, type JsonRpcId, type JsonRpcMessage } from './json-rpc.js';
 import { oversizeEvent } from './line-framer.js';
 import { ownsWholeBuffer, packLineParts } from './line-parts.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
 import { classifyPieces, classifySpan, classifyText, type LineVerdict, noisePreview } from './line-text.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffLine } from './sniff.js';
-import {
-  failedToolResultEvent,
-  type ResultRequest,
-  type ToolResultEvent,
-  toolResultEvent,
-} from './tool-result.js';
+import { failedToolResultEvent, type ResultRequest, toolResultEvent } from './tool-result.js';
 
 export type { CappedToolResult } from './flatten.js';
 export type { JsonRpcId, JsonRpcMessage } from './json-rpc.js';
@@ -20,12 +15,12 @@ export type { ResultRequest } from './tool-result.js';
 
 export type DecodedEvent =
   | { kind: 'message'; message: JsonRpcMessage }
-  | ToolResultEvent
+  | { kind: 'tool-result'; id: JsonRpcId; text?: string; result?: CappedToolResult }
   | { kind: 'noise'; line: string }
   | { kind: 'oversize'; bytes: number; id?: JsonRpcId };
 
 export interface StreamDecoderOptions {
-  pool?: FramePool | undefined;
+  pool?: FrameRunner | undefined;
   maxLineBytes?: number;
   inlineMaxBytes?: number;
   maxInFlight?: number;
@@ -59,7 +54,7 @@ interface Job {
  */
 export class StreamDecoder {
   readonly #opts: StreamDecoderOptions;
-  readonly #pool: FramePool | undefined;
+  readonly #pool: FrameRunner | undefined;
   readonly #inlineMax: number;
   readonly #maxInFlight: number;
   readonly #splitter: LineSplitter;
@@ -179,7 +174,7 @@ export class StreamDecoder {
   #failed(job: Job, err: unknown): DecodedEvent {
     const why = `worker failed: ${err instanceof Error ? err.message : String(err)}`;
     const { id, request } = job.task;
-    if (id !== undefined && request !== undefined) return failedToolResultEvent(id, why);
+    if (id !== undefined && request !== undefined) return failedToolResultEvent(id, request, why);
     return noisePreview([job.head], job.head.byteLength);
   }
 

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter } from 'node:path';
-import { executableCandidates } from '../trust/resolve-executable.js';
+import { executableCandidates } from './resolve-executable.js';
 
 /** Why a server could not be started, as data: the code decides, the other fields say what was looked at. */
 export interface SpawnError {

@@ -13,11 +13,11 @@ import { type ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import { RemoteError, SupervisorError } from '../protocol/errors.js';
 import type { ListedTool } from '../protocol/tool-calls.js';
 import { type ListingBounds, type ListingCut, listTools } from '../protocol/tool-listing.js';
+import type { GateVerdict } from '../trust/trust-gate.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import type { Connections } from './connections.js';
 
-/** The trust gate's answer for one spawn. */
-export type GateVerdict = { ok: true } | { ok: false; fingerprint: string };
+export type { GateVerdict };
 
 export interface RuntimeDeps {
   pool: FramePool | undefined;
@@ -51,8 +51,6 @@ export function processActor(deps: RuntimeDeps) {
     let conn: McpConnection | undefined;
     let ended = false;
     let pendingStop: ProcessCommand | undefined;
-    /** Whether the server machine has call timeouts on its count that an answer should clear. */
-    let timeoutsCounted = false;
     const relist = coalesced(async () => {
       if (!conn || ended) return;
       try {
@@ -93,22 +91,12 @@ export function processActor(deps: RuntimeDeps) {
         requestRate: { perSecond: server.limits.requestRate, burst: server.limits.requestBurst },
         onEvent: (event) => {
           if (ended) return;
-          if (event.type === 'call_ok') {
-            // An XState step per call is not free: only an answer after a counted timeout resets the count.
-            if (timeoutsCounted && event.method === 'tools/call') {
-              timeoutsCounted = false;
-              sendBack({ type: 'CALL.OK' });
-            }
-            return;
-          }
           deps.onConnectionEvent(server.id, event);
           if (event.type === 'queue_full')
             sendBack({ type: 'PROC.WEDGED', generation, reason: 'queue_full' });
           if (event.type === 'tools_changed') relist();
-          if (event.type === 'call_timeout' && event.method === 'tools/call') {
-            timeoutsCounted = true;
+          if (event.type === 'call_timeout' && event.method === 'tools/call')
             sendBack({ type: 'CALL.TIMEOUT' });
-          }
         },
       });
       conn = c;

@@ -49,21 +49,8 @@ export type ControlOutcome = { ok: true } | { ok: false; code: 'UNKNOWN_SERVER' 
 // Defined beside the names it carries; re-exported here with the other types hosts read.
 export type { ExposedTool } from '../registry/exposed-tool.js';
 
-/** What `approve` is asked; the trust issue fills in `changes` and masks secrets. */
-export interface ApprovalRequest {
-  kind: 'server' | 'tools';
-  server: string;
-  fingerprint: string;
-  command: string;
-  /** What `command` resolves to on disk (symlinks followed), null when it could not be found. */
-  executable: string | null;
-  args: string[];
-  cwd: string;
-  /** Env names with values masked where they look secret. */
-  env: Record<string, string>;
-  changes: string[];
-  tools?: string[];
-}
+// Defined where it is built; re-exported here with the other types hosts read.
+export type { ApprovalRequest } from '../trust/approval-request.js';
 
 /** What a coded `notice` reports: a server's talk hit one of its `limits`. */
 export type NoticeCode =

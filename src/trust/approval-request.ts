@@ -1,8 +1,23 @@
-import type { ApprovalRequest } from '../supervisor/types.js';
 import { describeChanges } from './changes.js';
 import type { FingerprintFacts } from './fingerprint.js';
 import { MASK, maskArgs, maskEnv } from './mask.js';
 import type { TrustRecord } from './store-file.js';
+
+/** What `approve` is asked: one launch, or one server's changed tools, with what changed and secrets masked. */
+export interface ApprovalRequest {
+  kind: 'server' | 'tools';
+  server: string;
+  fingerprint: string;
+  command: string;
+  /** What `command` resolves to on disk (symlinks followed), null when it could not be found. */
+  executable: string | null;
+  args: string[];
+  cwd: string;
+  /** Env names with values masked where they look secret. */
+  env: Record<string, string>;
+  changes: string[];
+  tools?: string[];
+}
 
 /**
  * Builds what `approve` is shown. `env` is the server's real env (the values `computeFingerprint` was given):

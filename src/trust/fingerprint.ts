@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import { regularFile, resolveExecutable, sha256File } from '../process/resolve-executable.js';
 import { canonicalJson } from '../registry/canonical-json.js';
 import { isNodeCommand, nodeCodeFiles } from './node-entry.js';
-import { regularFile, resolveExecutable, sha256File } from './resolve-executable.js';
 
 /** How many leading args are checked for script files (`node server.js`, `python -m x run.py`). */
 export const SCRIPT_ARGS_CHECKED = 8;

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { regularFile } from './resolve-executable.js';
+import { regularFile } from '../process/resolve-executable.js';
 
 /** A file node would load from the command line, and the position of the arg that names it. */
 export interface NodeCodeFile {

@@ -1,12 +1,13 @@
 import type { ServerConfig } from '../config/types.js';
 import { buildChildEnv } from '../process/child-env.js';
-import type { GateVerdict } from '../supervisor/runtime-actors.js';
-import type { ApprovalRequest } from '../supervisor/types.js';
 import { type ApprovalPlace, ApprovalQueue } from './approval-queue.js';
-import { buildApprovalRequest } from './approval-request.js';
+import { type ApprovalRequest, buildApprovalRequest } from './approval-request.js';
 import { computeFingerprint } from './fingerprint.js';
 import { checkPins, type PinnableTool, pinsFor } from './tool-pins.js';
 import { TrustStore } from './trust-store.js';
+
+/** The gate's answer for one launch: run it, or refuse it (the fingerprint is what a person would approve). */
+export type GateVerdict = { ok: true } | { ok: false; fingerprint: string };
 
 export interface TrustGateOptions {
   storePath?: string | undefined;

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Each folder under src/ and the folders it may import, as docs/architecture.md's table says. */
+export type LayerTable = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * Reads the folder table of docs/architecture.md: every row whose first cell is `src/<folder>/`, with the
+ * `src/<folder>/` names of its "may import" cell (the last one). The doc is the one statement of the rules; the
+ * test holds the code to it, so the two cannot drift apart.
+ */
+export function readLayerTable(root: string): LayerTable {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const table = new Map<string, Set<string>>();
+  for (const line of doc.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    const folder = /^`src\/([a-z-]+)\/`$/.exec(cells[1] ?? '')?.[1];
+    if (folder === undefined) continue;
+    const allowed = cells[cells.length - 2] ?? '';
+    table.set(folder, new Set([...allowed.matchAll(/`src\/([a-z-]+)\/`/g)].map((m) => m[1] as string)));
+  }
+  return table;
+}
+
+/** A cycle among the table's allowed edges (as a path that returns to its start), or undefined. */
+export function findCycle(table: LayerTable): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === 'done') return undefined;
+    if (state.get(node) === 'open') return [...path.slice(path.indexOf(node)), node];
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of table.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(node, 'done');
+    return undefined;
+  };
+  for (const node of table.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
