@@ -1,5 +1,4 @@
 import { copyHead, copyTail } from './bytes.js';
-import type { CappedToolResult } from './flatten.js';
 import type { FrameRunner, FrameTask, FrameTaskResult } from './frame-job.js';
 import { isSuccessResponse, type JsonRpcId, type JsonRpcMessage } from './json-rpc.js';
 import { oversizeEvent } from './line-framer.js';
@@ -7,7 +6,12 @@ import { ownsWholeBuffer, packLineParts } from './line-parts.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
 import { classifyPieces, classifySpan, classifyText, type LineVerdict, noisePreview } from './line-text.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffLine } from './sniff.js';
-import { failedToolResultEvent, type ResultRequest, toolResultEvent } from './tool-result.js';
+import {
+  failedToolResultEvent,
+  type ResultRequest,
+  type ToolResultEvent,
+  toolResultEvent,
+} from './tool-result.js';
 
 export type { CappedToolResult } from './flatten.js';
 export type { JsonRpcId, JsonRpcMessage } from './json-rpc.js';
@@ -15,7 +19,7 @@ export type { ResultRequest } from './tool-result.js';
 
 export type DecodedEvent =
   | { kind: 'message'; message: JsonRpcMessage }
-  | { kind: 'tool-result'; id: JsonRpcId; text?: string; result?: CappedToolResult }
+  | ToolResultEvent
   | { kind: 'noise'; line: string }
   | { kind: 'oversize'; bytes: number; id?: JsonRpcId };
 
@@ -174,7 +178,7 @@ export class StreamDecoder {
   #failed(job: Job, err: unknown): DecodedEvent {
     const why = `worker failed: ${err instanceof Error ? err.message : String(err)}`;
     const { id, request } = job.task;
-    if (id !== undefined && request !== undefined) return failedToolResultEvent(id, request, why);
+    if (id !== undefined && request !== undefined) return failedToolResultEvent(id, why);
     return noisePreview([job.head], job.head.byteLength);
   }
 

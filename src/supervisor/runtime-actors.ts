@@ -51,6 +51,8 @@ export function processActor(deps: RuntimeDeps) {
     let conn: McpConnection | undefined;
     let ended = false;
     let pendingStop: ProcessCommand | undefined;
+    /** Whether the server machine has call timeouts on its count that an answer should clear. */
+    let timeoutsCounted = false;
     const relist = coalesced(async () => {
       if (!conn || ended) return;
       try {
@@ -91,12 +93,22 @@ export function processActor(deps: RuntimeDeps) {
         requestRate: { perSecond: server.limits.requestRate, burst: server.limits.requestBurst },
         onEvent: (event) => {
           if (ended) return;
+          if (event.type === 'call_ok') {
+            // An XState step per call is not free: only an answer after a counted timeout resets the count.
+            if (timeoutsCounted && event.method === 'tools/call') {
+              timeoutsCounted = false;
+              sendBack({ type: 'CALL.OK' });
+            }
+            return;
+          }
           deps.onConnectionEvent(server.id, event);
           if (event.type === 'queue_full')
             sendBack({ type: 'PROC.WEDGED', generation, reason: 'queue_full' });
           if (event.type === 'tools_changed') relist();
-          if (event.type === 'call_timeout' && event.method === 'tools/call')
+          if (event.type === 'call_timeout' && event.method === 'tools/call') {
+            timeoutsCounted = true;
             sendBack({ type: 'CALL.TIMEOUT' });
+          }
         },
       });
       conn = c;
