@@ -1,78 +1,8 @@
-// The curated public API of mcp-supervisor: every export is named here on purpose.
+// biome-ignore-all assist/source/organizeImports: grouped by what a host needs, not sorted by path
+// The public API of mcp-supervisor: what a host needs, each export named here on purpose (no `export *`).
+// Everything else under src/ is internal and may change without notice. Groups are separated by a blank line.
 
-// Supervisor: config, the facade, its events.
-export { ConfigError } from './config/config-error.js';
-export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/limits.js';
-export { loadConfig, type ParseConfigOptions, parseConfig } from './config/parse-config.js';
-export type { ServerConfig, Strategy, SupervisorConfig } from './config/types.js';
-export { parseDuration, parseSize } from './config/units.js';
-export {
-  type CappedToolResult,
-  capToolResult,
-  type FlattenOptions,
-  flattenToolResult,
-} from './framing/flatten.js';
-// Protocol: framing and flattening.
-export { type FrameEvent, LineFramer, type LineFramerOptions } from './framing/line-framer.js';
-// The live inspector page, for hosts that embed it.
-export { type StatechartGraph, toStatechart } from './inspector/statechart.js';
-export { startUiServer, type UiServer, type UiServerOptions, type UiSource } from './inspector/ui-server.js';
-// Restart policy math.
-export {
-  type BackoffConfig,
-  type ExitFacts,
-  isFailure,
-  type LimitConfig,
-  RestartPolicyError,
-  type RestartPolicyName,
-  type RestartStrategyName,
-  restartDelay,
-  shouldRestart,
-} from './machines/restart-policy.js';
-export { serverMachine } from './machines/server.machine.js';
-export { supervisorMachine } from './machines/supervisor.machine.js';
-export { buildChildEnv, DEFAULT_ENV_ALLOWLIST } from './process/child-env.js';
-// Containment: which mechanisms this machine offers, and why a spawn failed.
-export {
-  availableContainment,
-  type ContainmentKind,
-  type ContainmentSetting,
-} from './process/containment.js';
-export { installReapHooks, liveGroups, reapAll } from './process/ledger.js';
-export { describeSpawnError, type SpawnError } from './process/preflight.js';
-export type { ExitInfo } from './process/server-process.js';
-export { RemoteError, SupervisorError, type SupervisorErrorCode } from './protocol/errors.js';
-export type { CallToolResult } from './protocol/tool-calls.js';
-// Registry: tool names, scopes, manifests.
-export { RegistryError, type RegistryErrorCode } from './registry/errors.js';
-export { exposedName, isValidMcpToolName } from './registry/exposed-name.js';
-export { formatProblem, type LocatedProblem } from './registry/located-yaml.js';
-export {
-  type ExtendedMcpTool,
-  ExtendedMcpToolSchema,
-  loadManifest,
-  type Manifest,
-  type ManifestProvides,
-  ManifestProvidesSchema,
-  ManifestSchema,
-  type McpToolEntry,
-  McpToolEntrySchema,
-  mcpToolEntryNameIssues,
-  type NormalizedMcpTool,
-  normalizeMcpToolEntry,
-  parseManifest,
-  type ToolEntryNameIssue,
-} from './registry/manifest.js';
-export {
-  isValidBareName,
-  isValidServerId,
-  parseNamespacedName,
-  synthesizeNamespacedName,
-} from './registry/naming.js';
-export { checkScopes, type ScopeCheckInput, type ScopeCheckResult, scopeGrants } from './registry/scopes.js';
-export { diffTools, type ToolDiff } from './registry/tool-diff.js';
-export { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';
-export type { GateVerdict } from './supervisor/runtime-actors.js';
+// The supervisor: create it from a config, start it, call tools, watch its events.
 export {
   type CallOptions,
   /** @deprecated the same type as {@link CallOptions}, under its first name. */
@@ -93,3 +23,73 @@ export type {
   ServerStatus,
   SupervisorEvent,
 } from './supervisor/types.js';
+export type { CallToolResult } from './protocol/tool-calls.js';
+export type { GateVerdict } from './trust/trust-gate.js';
+
+// Config: load and check a YAML/JSON config, or build one in code with the same shapes and defaults.
+export { loadConfig, type ParseConfigOptions, parseConfig } from './config/parse-config.js';
+export type {
+  BackoffConfig,
+  LimitConfig,
+  RestartPolicyName,
+  ServerConfig,
+  Strategy,
+  SupervisorConfig,
+} from './config/types.js';
+export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/limits.js';
+
+// Errors: each carries a string code; located problems name file, line, column and path.
+export { ConfigError } from './config/config-error.js';
+export { RegistryError, type RegistryErrorCode } from './registry/errors.js';
+export { RemoteError, SupervisorError, type SupervisorErrorCode } from './protocol/errors.js';
+export { formatProblem, type LocatedProblem } from './registry/located-yaml.js';
+
+// The registry (the plugin-mcp-foundation API): names, manifests, scopes, ToolRegistry.
+export {
+  isValidBareName,
+  isValidServerId,
+  parseNamespacedName,
+  synthesizeNamespacedName,
+} from './registry/naming.js';
+export {
+  type ExtendedMcpTool,
+  ExtendedMcpToolSchema,
+  loadManifest,
+  type Manifest,
+  type ManifestProvides,
+  ManifestProvidesSchema,
+  ManifestSchema,
+  type McpToolEntry,
+  McpToolEntrySchema,
+  type NormalizedMcpTool,
+  normalizeMcpToolEntry,
+  parseManifest,
+} from './registry/manifest.js';
+export { checkScopes, type ScopeCheckInput, type ScopeCheckResult, scopeGrants } from './registry/scopes.js';
+export { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';
+// The fleet's names for live servers' tools, built on the names above (docs/registry.md).
+export { exposedName, exposedNameOwner, isValidMcpToolName } from './registry/exposed-name.js';
+
+// Framing and flattening (the MCP-client API): stdout bytes to messages, tool results to capped text.
+export { type FrameEvent, LineFramer, type LineFramerOptions } from './framing/line-framer.js';
+export {
+  type CappedToolResult,
+  capToolResult,
+  type FlattenOptions,
+  flattenToolResult,
+} from './framing/flatten.js';
+
+// Processes: which containment this machine offers, why a spawn failed, and reaping on the host's way out.
+export {
+  availableContainment,
+  type ContainmentKind,
+  type ContainmentSetting,
+} from './process/containment.js';
+export { describeSpawnError, type SpawnError } from './process/preflight.js';
+export { installReapHooks, liveGroups, reapAll } from './process/ledger.js';
+
+// The live inspector page, for hosts that embed it; the machines it draws.
+export { startUiServer, type UiServer, type UiServerOptions, type UiSource } from './inspector/ui-server.js';
+export { type StatechartGraph, toStatechart } from './inspector/statechart.js';
+export { serverMachine } from './machines/server.machine.js';
+export { supervisorMachine } from './machines/supervisor.machine.js';
