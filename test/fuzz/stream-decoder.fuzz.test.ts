@@ -54,7 +54,7 @@ const noiseLine = fc
     // raw bytes: invalid UTF-8, NUL, lone CR, a cut multi-byte character
     fc.uint8Array({ maxLength: 60 }).map((b) => b.filter((x) => x !== 0x0a)),
     text.map((t) => enc.encode(`${t}🎉`).slice(0, -1)),
-    fc.constantFrom('', ' ', '\t \r'),
+    fc.constantFrom('', ' ', '\t \r').map((s) => enc.encode(s)),
   )
   .chain((bytes) => eol.map((end): Item => ({ bytes: concat([bytes, enc.encode(end)]) })));
 
