@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
+import { assign, createActor, fromCallback, fromPromise, SimulatedClock, setup } from 'xstate';
 import {
   type HandshakeInput,
   type PingerInput,
   type ProcessActorInput,
+  type ServerActorRef,
   type ServerMachineEvent,
+  type ServerParentEvent,
   serverMachine,
   serverStateOf,
   type VetToolsInput,
@@ -222,5 +224,122 @@ describe('server machine: PROC.WEDGED from the runtime', () => {
     expect(h.stops.map((s) => s.reason)).toEqual(['stopped']);
     expect(h.state()).toBe('stopped');
     expect(h.restarts()).toBe(0);
+  });
+});
+
+/** A server machine under a bare parent that records everything the server tells it. */
+function reporting(opts: { spawnLater?: boolean; handshakeHangs?: boolean } = {}) {
+  const clock = new SimulatedClock();
+  let spawn: (() => void) | undefined;
+  const process = fromCallback<{ type: 'STOP'; reason: string; immediate: boolean }, ProcessActorInput>(
+    ({ input, sendBack }) => {
+      spawn = () =>
+        sendBack({ type: 'PROC.SPAWNED', generation: input.generation, pid: 7000 + input.generation });
+      if (!opts.spawnLater) spawn();
+      return () => {};
+    },
+  );
+  const handshake = fromPromise<{ tools: unknown[] }, HandshakeInput>(async () => {
+    if (opts.handshakeHangs) await new Promise(() => {});
+    return { tools: [] };
+  });
+  const parent = setup({
+    types: { context: {} as { seen: ServerParentEvent[] }, events: {} as ServerParentEvent },
+    actors: { server: serverMachine.provide({ actors: { process, handshake } }) },
+  }).createMachine({
+    context: { seen: [] },
+    invoke: { id: 'server', src: 'server', input: { server: { ...config, id: 'r' } } },
+    on: { '*': { actions: assign({ seen: ({ context, event }) => [...context.seen, event] }) } },
+  });
+  const root = createActor(parent, { clock });
+  root.start();
+  const server = root.getSnapshot().children.server as ServerActorRef;
+  const flush = () => new Promise((r) => setTimeout(r, 0));
+  const seen = () =>
+    root.getSnapshot().context.seen.map((e) => (e.type === 'CHILD.PHASE' ? `${e.type} ${e.phase}` : e.type));
+  const exitNow = (at: number, draw: number) =>
+    server.send({
+      type: 'PROC.EXIT',
+      generation: server.getSnapshot().context.generation,
+      exit: { code: 1, signal: null, reason: 'exited', stderrTail: '' },
+      at,
+      draw,
+    });
+  return { clock, root, server, flush, seen, exitNow, spawn: () => spawn!() };
+}
+
+describe('server machine: what it tells its parent', () => {
+  it('reports every phase it enters, in order, and each exit with the time and draw the runtime stamped', async () => {
+    const h = reporting();
+    h.server.send({ type: 'START' });
+    await h.flush();
+    expect(serverStateOf(h.server.getSnapshot())).toBe('ready');
+    h.exitNow(1234, 0.75);
+    h.server.send({ type: 'RESTART_LATER' });
+    h.server.send({ type: 'HALT' });
+    h.server.send({ type: 'START' });
+    await h.flush();
+    h.exitNow(2000, 0.5);
+    h.server.send({ type: 'GIVE_UP' });
+    h.server.send({ type: 'START' });
+    h.server.send({
+      type: 'PROC.UNTRUSTED',
+      generation: h.server.getSnapshot().context.generation,
+      fingerprint: 'f1',
+    });
+    expect(h.seen()).toEqual([
+      'CHILD.PHASE stopped',
+      'CHILD.PHASE running',
+      'CHILD.READY',
+      'CHILD.EXITED',
+      'CHILD.PHASE backoff',
+      'CHILD.PHASE stopped',
+      'CHILD.PHASE running',
+      'CHILD.READY',
+      'CHILD.EXITED',
+      'CHILD.PHASE failed',
+      'CHILD.PHASE running',
+      'CHILD.UNTRUSTED',
+      'CHILD.PHASE untrusted',
+    ]);
+    const exits = h.root.getSnapshot().context.seen.filter((e) => e.type === 'CHILD.EXITED');
+    expect(exits.map((e) => ({ at: e.at, draw: e.draw, facts: e.facts }))).toEqual([
+      {
+        at: 1234,
+        draw: 0.75,
+        facts: { code: 1, signal: null, requested: false, beforeReady: false, wedged: false },
+      },
+      {
+        at: 2000,
+        draw: 0.5,
+        facts: { code: 1, signal: null, requested: false, beforeReady: false, wedged: false },
+      },
+    ]);
+  });
+
+  // The parent may send STOP before it has read the exit (a sibling's failure, an escalation): its books already
+  // hold the intent, and its answer to the exit is what moves the server on.
+  it('in exited a STOP waits for the answer to the exit, so a group restart still brings it back', async () => {
+    const h = reporting();
+    h.server.send({ type: 'START' });
+    await h.flush();
+    h.exitNow(10, 0);
+    h.server.send({ type: 'STOP', reason: 'sibling_restart' });
+    expect(serverStateOf(h.server.getSnapshot())).toBe('exited');
+    h.server.send({ type: 'RESTART_LATER' });
+    expect(serverStateOf(h.server.getSnapshot())).toBe('backoff');
+  });
+
+  it('the budget starts at the spawn: ten budgets spent before it are no failed start', async () => {
+    const h = reporting({ spawnLater: true, handshakeHangs: true });
+    h.server.send({ type: 'START' });
+    h.clock.increment(10 * config.timeouts.startupMs);
+    expect(serverStateOf(h.server.getSnapshot())).toBe('spawning');
+    h.spawn();
+    h.clock.increment(config.timeouts.startupMs - 1);
+    expect(serverStateOf(h.server.getSnapshot())).toBe('handshaking');
+    h.clock.increment(1);
+    expect(serverStateOf(h.server.getSnapshot())).toBe('stopping');
+    expect(h.server.getSnapshot().context.stopReason).toBe('startup_timeout');
   });
 });
