@@ -1,8 +1,10 @@
 import { isRecord } from '../framing/is-record.js';
-import { exposedName, isValidMcpToolName } from './exposed-name.js';
+import { RegistryError } from './errors.js';
+import { exposedName } from './exposed-name.js';
 import type { ExposedTool } from './exposed-tool.js';
 import type { NormalizedMcpTool } from './manifest.js';
 import { checkScopes } from './scopes.js';
+import { ToolRegistry } from './tool-registry.js';
 
 /** One tool as a live server lists it in `tools/list` (MCP's `Tool`, the parts the supervisor reads). */
 export interface DiscoveredTool {
@@ -43,26 +45,31 @@ export interface ResolvedServerTools {
 export function resolveServerTools(input: ResolveServerToolsInput): ResolvedServerTools {
   const { serverId, separator } = input;
   const problems: string[] = [];
-  const declared = new Map<string, NormalizedMcpTool>();
-  for (const d of input.declared) if (!declared.has(d.name)) declared.set(d.name, d);
+  // The seed's registry holds both sides: what the config declares and what the server lists, by the tool's own
+  // name. Declared names are admitted in the MCP charset too: a config built in code may declare scopes for a
+  // tool spelled `get-env`, and dropping them would expose that tool without its scopes.
+  const declared = new ToolRegistry({ names: 'mcp' });
+  for (const d of input.declared) {
+    if (declared.has(d.name)) continue;
+    const refused = admit(() => declared.registerNormalized(d));
+    if (refused) problems.push(`server ${serverId}: ${refused.message}; declared tool ignored`);
+  }
 
   const tools: ExposedTool[] = [];
-  const seen = new Set<string>();
+  const listed = new ToolRegistry({ names: 'mcp' });
   input.discovered.forEach((raw: unknown, i) => {
     const name = isRecord(raw) ? raw['name'] : undefined;
-    if (!isRecord(raw) || !isValidMcpToolName(name)) {
+    const refused = isRecord(raw)
+      ? admit(() => listed.registerNormalized({ name: name as string, scopesRequired: [] }))
+      : new RegistryError('invalid_name', 'not an object');
+    if (refused || !isRecord(raw) || typeof name !== 'string') {
       problems.push(
-        `server ${serverId}: tool #${i} ${describeName(name)} is not a valid MCP tool name ([A-Za-z0-9_.-]{1,128}); dropped`,
+        refused?.code === 'duplicate_tool'
+          ? `server ${serverId}: tool ${JSON.stringify(name)} is listed more than once; later copy dropped`
+          : `server ${serverId}: tool #${i} ${describeName(name)} is not a valid MCP tool name ([A-Za-z0-9_.-]{1,128}); dropped`,
       );
       return;
     }
-    if (seen.has(name)) {
-      problems.push(
-        `server ${serverId}: tool ${JSON.stringify(name)} is listed more than once; later copy dropped`,
-      );
-      return;
-    }
-    seen.add(name);
     const decl = declared.get(name);
     const tool: ExposedTool = {
       name: exposedName(serverId, name, separator),
@@ -95,8 +102,22 @@ export function resolveServerTools(input: ResolveServerToolsInput): ResolvedServ
     tools.push(tool);
   });
 
-  const missingDeclared = [...declared.keys()].filter((n) => !seen.has(n));
+  const missingDeclared = declared
+    .list()
+    .map((d) => d.name)
+    .filter((n) => !listed.has(n));
   return { tools, problems, missingDeclared };
+}
+
+/** Runs one registration; the registry's refusal, or undefined when it took the tool. */
+function admit(register: () => unknown): RegistryError | undefined {
+  try {
+    register();
+    return undefined;
+  } catch (err) {
+    if (err instanceof RegistryError) return err;
+    throw err;
+  }
 }
 
 function nonEmptyString(v: unknown): string | undefined {
