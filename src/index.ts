@@ -24,6 +24,13 @@ export type {
   SupervisorEvent,
 } from './supervisor/types.js';
 export type { CallToolResult } from './protocol/tool-calls.js';
+// Every call's outcome as data: the text, or a failure with a string code (docs/outcomes.md).
+export {
+  type CallErrorCode,
+  type CallFailure,
+  type CallOutcome,
+  OUTCOME_CODE_META_KEY,
+} from './protocol/call-outcome.js';
 export type { GateVerdict } from './trust/trust-gate.js';
 
 // Config: load and check a YAML/JSON config, or build one in code with the same shapes and defaults.
