@@ -40,6 +40,7 @@ const PUBLIC = [
   'ManifestProvidesSchema',
   'ManifestSchema',
   'McpToolEntrySchema',
+  'OUTCOME_CODE_META_KEY',
   'RegistryError',
   'RemoteError',
   'Supervisor',

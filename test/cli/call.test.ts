@@ -36,6 +36,14 @@ describe('mcp-supervisor call', () => {
     expect(unknown.stderr).toMatch(/^available tools: .*fx\.echo/m);
   });
 
+  it('decides from the outcome, not the text: a tool that answers ERROR: text succeeded (exit 0, no hint)', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
+    const text = "ERROR: unknown tool 'fx.other'";
+    const r = await cli.runCli(['call', config, 'fx.echo', JSON.stringify({ text }), '--trust-all']);
+    expect(r).toMatchObject({ code: 0, stdout: `${text}\n`, stderr: '' });
+  });
+
   it('honours --timeout', async () => {
     const dir = cli.tempDir();
     const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
