@@ -77,22 +77,36 @@ describe('Supervisor with real fixture servers', () => {
     );
     await sup.start();
     await eventually(() => sup.status().every((s) => s.state === 'stopped'), 3000, 'both stopped');
-    await new Promise((r) => setTimeout(r, 100));
+    // `stopped` after an exit is the decision itself: a restart would have gone through `backoff` first, and a
+    // stopped server has no timer left that could start it again.
     expect(sup.status().map((s) => s.restarts)).toEqual([0, 0]);
     // Both exits came after ready: an exit before ready would be a failed start, which always counts.
-    expect(transitions(events, 'clean')).toContain('handshaking>ready');
-    expect(transitions(events, 'temp')).toContain('handshaking>ready');
-    expect(events.filter((e) => e.type === 'state' && e.to === 'spawning')).toHaveLength(2);
+    const once = ['stopped>spawning', 'spawning>handshaking', 'handshaking>ready', 'ready>stopped'];
+    expect(transitions(events, 'clean')).toEqual(once);
+    expect(transitions(events, 'temp')).toEqual(once);
+    const exits = (id: string) =>
+      events.flatMap((e) => (e.type === 'exit' && e.server === id ? [e.code] : []));
+    expect([exits('clean'), exits('temp')]).toEqual([[0], [1]]);
   });
 
   it('always restarts even a clean exit', async () => {
-    const { sup } = f.create(
+    const { sup, events } = f.create(
       fleetConfig([
         fixtureServer('again', ['--exit-after', '30', '--exit-code', '0'], { restart: { policy: 'always' } }),
       ]),
     );
     await sup.start();
     await eventually(() => sup.status()[0]!.restarts >= 2, 3000, 'two restarts');
+    const exits = events.filter((e) => e.type === 'exit');
+    expect(exits.length).toBeGreaterThanOrEqual(2);
+    for (const e of exits)
+      expect(e).toMatchObject({ server: 'again', code: 0, signal: null, reason: 'exited' });
+    // every clean exit after ready was counted and went to backoff, and on to a new spawn; none to stopped
+    const seen = transitions(events, 'again');
+    expect(seen.filter((t) => t === 'ready>backoff')).toHaveLength(exits.length);
+    expect(sup.status()[0]!.restarts).toBe(exits.length);
+    expect(seen.filter((t) => t === 'backoff>spawning').length).toBeGreaterThanOrEqual(exits.length - 1);
+    expect(seen).not.toContain('ready>stopped');
   });
 
   it('detects a wedged server by failed pings and restarts it as a failure', async () => {
@@ -186,7 +200,7 @@ describe('Supervisor with real fixture servers', () => {
   });
 
   it('manual restart clears history; stopServer and startServer control one server', async () => {
-    const { sup } = f.create(fleetConfig([fixtureServer('m')]));
+    const { sup, events } = f.create(fleetConfig([fixtureServer('m')]));
     await sup.start();
     const pid = sup.status()[0]!.pid!;
     sup.restart('m');
@@ -195,10 +209,21 @@ describe('Supervisor with real fixture servers', () => {
       3000,
       'restarted',
     );
+    expect(await gone(pid)).toBe(true);
+    // a requested restart is not a failure: no backoff, and the restart count stays clean
+    expect(sup.status()[0]).toMatchObject({ state: 'ready', restarts: 0 });
+    expect(transitions(events, 'm')).not.toContain('ready>backoff');
+    expect(events.filter((e) => e.type === 'exit')).toMatchObject([{ server: 'm', reason: 'restart' }]);
+    const second = sup.status()[0]!.pid!;
     sup.stopServer('m');
     await eventually(() => sup.status()[0]!.state === 'stopped', 3000, 'stopped');
+    expect(await gone(second)).toBe(true);
+    expect(sup.status()[0]!.pid).toBeUndefined();
     sup.startServer('m');
     await eventually(() => sup.status()[0]!.state === 'ready', 3000, 'started');
+    const third = sup.status()[0]!.pid!;
+    expect([pid, second]).not.toContain(third);
+    expect(await sup.callTool('m.echo', { text: 'back' })).toBe('back');
   });
 
   it('a failed start counts even with exit code 0, and crash-first recovers', async () => {
