@@ -142,18 +142,30 @@ describe('StreamDecoder', () => {
 
   it('delivers nothing after close, and close is idempotent', async () => {
     const events: DecodedEvent[] = [];
+    const pool = newPool();
+    const runs: Array<Promise<unknown>> = [];
     const decoder = new StreamDecoder({
-      pool: newPool(),
+      pool: {
+        run: (task, transfer) => {
+          const run = pool.run(task, transfer);
+          runs.push(run);
+          return run;
+        },
+      },
       inlineMaxBytes: 100,
       resultFor: () => ({ mode: 'text', maxBytes: 100 }),
       onEvent: (e) => events.push(e),
     });
     for (const c of ownedChunks(enc.encode(`${toolResultLine(1, 200_000)}\n`), 65536)) decoder.push(c);
+    expect(runs).toHaveLength(1);
     decoder.close();
     decoder.close();
     decoder.push(enc.encode('{"jsonrpc":"2.0","method":"late"}\n'));
     decoder.end();
-    await new Promise((r) => setTimeout(r, 300));
+    // The worker's answer is the only thing that could still deliver: once it is in (and the decoder, which
+    // subscribed first, has seen it), nothing is left.
+    await expect(runs[0]).resolves.toMatchObject({ kind: 'tool-result', id: 1 });
+    expect(runs).toHaveLength(1);
     expect(events).toEqual([]);
   });
 
