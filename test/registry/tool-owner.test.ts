@@ -30,3 +30,19 @@ describe('toolOwner', () => {
     expect(toolOwner(declared, exposedName('srv', 'x', '.'))).toBe('srv');
   });
 });
+
+describe('toolOwner under a separator a server id may contain', () => {
+  const config = fleetConfig([fixtureServer('a'), fixtureServer('a__b')], { separator: '__' });
+
+  it('gives a plain name to the server before its first separator, as the name was made', () => {
+    const name = exposedName('a', 'b__c', '__');
+    expect(name).toBe('a__b__c');
+    expect(toolOwner(config, name)).toBe('a');
+  });
+
+  it('gives the other server its own tool, whose name is hashed because it would not split back', () => {
+    const name = exposedName('a__b', 'c', '__');
+    expect(name).not.toBe('a__b__c');
+    expect(toolOwner(config, name)).toBe('a__b');
+  });
+});
