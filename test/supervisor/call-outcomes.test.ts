@@ -119,6 +119,24 @@ describe('every call outcome carries its code', () => {
     expect(await sup.callTool('fx.fail', { message: 'bad input' })).toBe('ERROR: bad input');
   });
 
+  it('INVALID_RESULT for an answer that is no tool result, in callToolResult too', async () => {
+    const { sup } = f.create(fleetConfig([fixtureServer('odd', ['--invalid-result'])]));
+    await sup.start();
+    const message = 'invalid tool result: content is string, not an array';
+    expect(await sup.callToolOutcome('odd.echo', { text: 'x' })).toEqual({
+      ok: false,
+      code: 'INVALID_RESULT',
+      message,
+      server: 'odd',
+      tool: 'odd.echo',
+    });
+    expect(await sup.callToolResult('odd.echo', { text: 'x' })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: `ERROR: ${message}` }],
+      _meta: { [OUTCOME_CODE_META_KEY]: 'INVALID_RESULT' },
+    });
+  });
+
   it('SERVER_EXITED when the server dies mid-call', async () => {
     const sup = await fleet();
     const outcome = await sup.callToolOutcome('fx.crash', { code: 7 });
