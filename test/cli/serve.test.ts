@@ -83,6 +83,10 @@ describe('mcp-supervisor serve', () => {
     const unknown = await client.callTool({ name: 'fx.missing', arguments: {} });
     expect(unknown.isError).toBe(true);
     expect(unknown.content).toEqual([{ type: 'text', text: expect.stringMatching(/^ERROR: unknown tool/) }]);
+    // The code travels to the front client beside the text.
+    expect(failed._meta).toEqual({ 'mcp-supervisor/code': 'TOOL_ERROR' });
+    expect(unknown._meta).toEqual({ 'mcp-supervisor/code': 'UNKNOWN_TOOL' });
+    expect(ok._meta).toBeUndefined();
   });
 
   it('sends tools/list_changed when a child crashes and comes back, and lists it again', async () => {
