@@ -1,4 +1,4 @@
-import { type ServerActorRef, type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
+import { type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
 import { type SupervisorActorRef, serverRefOf } from '../machines/supervisor.machine.js';
 import type { ExitInfo } from '../process/server-process.js';
 import type { LastExit, ServerState, ServerStatus, SupervisorEvent } from './types.js';
@@ -62,11 +62,6 @@ export class ServerWatch {
     for (const s of this.subs.splice(0)) s.unsubscribe();
     for (const [id, set] of this.waiters) for (const w of set) w.resolve(this.rows.get(id)?.state);
     this.waiters.clear();
-  }
-
-  /** The server actor of an id. */
-  ref(id: string): ServerActorRef | undefined {
-    return serverRefOf(this.actor.getSnapshot(), id);
   }
 
   /** Why a server is failed (limit reached) or what its last exit said, for error strings. */
