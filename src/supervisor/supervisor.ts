@@ -64,6 +64,8 @@ export interface SupervisorOptions {
   logger?: SupervisorLogger;
   /** Clock for timers (XState's SimulatedClock in tests). */
   clock?: SupervisorClock;
+  /** Uniform draws in [0, 1) for the backoff jitter, one per exit (tests pin it); default `Math.random`. */
+  random?: () => number;
   /** Host environment children may draw on (allowlist, inheritEnv); default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Wait after closing a child's stdin before SIGTERM; default min(1 s, shutdown timeout). */
@@ -145,7 +147,7 @@ export class Supervisor {
       owner: this.owner,
       connections: this.connections,
       now,
-      random: Math.random,
+      random: options.random ?? Math.random,
       onConnectionEvent: (id: string, event: ConnectionEvent) => {
         if (event.type === 'refused')
           this.emit({ type: 'refused', server: id, method: event.method, at: now() });
