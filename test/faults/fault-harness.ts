@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { liveGroups, procStat } from '../../src/process/ledger.js';
+import { liveGroups } from '../../src/process/ledger.js';
 import type { Supervisor, SupervisorOptions } from '../../src/supervisor/supervisor.js';
 import type { ServerState, SupervisorEvent } from '../../src/supervisor/types.js';
 import { fixtureServer, fleetConfig, type fleets } from '../supervisor/fleet.js';
@@ -80,23 +80,6 @@ export async function expectReaped(): Promise<void> {
   const end = Date.now() + 2000;
   while (liveGroups().length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   expect(liveGroups()).toEqual([]);
-}
-
-/**
- * Resolves once the process is at least `ms` old, or rejects when it is gone. A grandchild that ignores SIGTERM
- * does so only once its script ran; /proc cannot tell (node itself catches SIGTERM from birth, to restore the
- * terminal), so the only sign is age. Without this, a SIGTERM to a newborn sleeper would prove nothing.
- */
-export async function grownUp(pid: number, ms = 1000): Promise<void> {
-  const ticksPerSecond = 100; // Linux USER_HZ
-  for (;;) {
-    const stat = procStat(pid);
-    if (!stat) throw new Error(`process ${pid} is gone`);
-    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
-    const ageMs = uptime * 1000 - (stat.startTime * 1000) / ticksPerSecond;
-    if (ageMs >= ms) return;
-    await new Promise((r) => setTimeout(r, Math.min(100, ms - ageMs)));
-  }
 }
 
 function matches(keys: string[], want: string | RegExp): boolean {

@@ -10,8 +10,7 @@ const sup = createSupervisor(fleetConfig([fixtureServer('x', ['--grandchild', '-
   gate: async () => ({ ok: true }),
   stdinGraceMs: 100,
 });
+// The fixture writes its pid file, and so answers the handshake, only once the grandchild ignores SIGTERM.
 await sup.start();
-// old enough to have installed its SIGTERM handler (see grownUp in fault-harness.ts)
-await new Promise((r) => setTimeout(r, 1000));
 await sup.stop();
 process.stdout.write('stopped\n');

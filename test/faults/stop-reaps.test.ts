@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { liveGroups } from '../../src/process/ledger.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { alive, gone, tempDir } from '../supervisor/helpers.js';
-import { expectReaped, grownUp, ID } from './fault-harness.js';
+import { expectReaped, ID } from './fault-harness.js';
 
 const f = fleets();
 const dirs: Array<{ cleanup(): void }> = [];
@@ -14,7 +14,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) d.cleanup();
 });
 
-/** Starts one fixture with a SIGTERM-proof grandchild and returns it once it is old enough to ignore SIGTERM. */
+/** Starts one fixture with a SIGTERM-proof grandchild (named in the pid file only once it ignores SIGTERM). */
 async function withStubbornGrandchild() {
   const t = tempDir();
   dirs.push(t);
@@ -22,7 +22,6 @@ async function withStubbornGrandchild() {
   const { sup } = f.create(fleetConfig([fixtureServer(ID, ['--grandchild', '--pid-file', pidFile])]));
   await sup.start();
   const { grandchild } = JSON.parse(readFileSync(pidFile, 'utf8')) as { grandchild: number };
-  await grownUp(grandchild);
   return { sup, grandchild };
 }
 

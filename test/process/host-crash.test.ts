@@ -47,9 +47,11 @@ describe('a host killed with SIGKILL', () => {
     spawned.push(host);
     const servers = JSON.parse(await readLine(host)) as { stubborn: number; polite: number };
     pids.push(servers.stubborn, servers.polite);
+    const hostExited = new Promise((r) => host.once('exit', r));
     host.kill('SIGKILL');
     expect(await gone(servers.polite)).toBe(true);
-    await new Promise((r) => setTimeout(r, 200));
+    // With the host gone nothing is left that could reap the stubborn one but the next start.
+    await hostExited;
     expect(alive(servers.stubborn)).toBe(true);
 
     const { sup, events } = f.create(fleetConfig([fixtureServer('next')]), { stateDir });
