@@ -1,20 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sourceFiles, stripComments } from './source-imports.js';
-
-const root = process.cwd();
-const sources = sourceFiles(root, 'src').map((file) => ({
-  file,
-  text: stripComments(readFileSync(join(root, file), 'utf8')),
-}));
-
-/** `file:line: the line` for every match of `pattern` in the source, comments left out. */
-function findings(pattern: RegExp): string[] {
-  return sources.flatMap(({ file, text }) =>
-    text.split('\n').flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
-  );
-}
+import { sourceLines as findings } from './source-lines.js';
 
 // A call's outcome is data with a code (src/protocol/call-outcome.ts); `ERROR: …` is text for people, rendered once.
 describe('ERROR: text is rendered, never read back', () => {

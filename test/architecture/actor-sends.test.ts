@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { sourceLines as findings } from './source-lines.js';
+
+// Call-health signals reach a server's machine one way: from its process actor (sendBack), as the connection
+// reports them. Outside src/machines, only the root actor is sent events, by the facade.
+describe('nothing outside the actor system sends to a child actor', () => {
+  it('every event sent outside src/machines goes to the root actor of the facade', () => {
+    const sends = findings(/\.send\(\s*\{|\.send\(\s*event|\bsendTo\(/).filter(
+      (f) => !f.startsWith('src/machines/'),
+    );
+    expect(sends.length).toBeGreaterThan(0);
+    const elsewhere = sends.filter(
+      (f) => !/^src\/supervisor\/supervisor\.ts:\d+: this\.actor\.send\(/.test(f),
+    );
+    expect(elsewhere).toEqual([]);
+    // The pattern does find a child being sent to.
+    expect(/\.send\(\s*\{/.test("ref.send({ type: 'CALL.OK' });")).toBe(true);
+  });
+});
