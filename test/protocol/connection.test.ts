@@ -5,6 +5,7 @@ import { buildChildEnv } from '../../src/process/child-env.js';
 import { SupervisorError } from '../../src/protocol/errors.js';
 import { callToolResult, callToolText, listAllTools } from '../../src/protocol/tool-calls.js';
 import { FramePool } from '../../src/workers/frame-pool.js';
+import { eventually } from '../supervisor/fleet.js';
 import { fixtureConnections, gone, readLog, tempDir } from '../supervisor/helpers.js';
 
 const fx = fixtureConnections();
@@ -94,7 +95,11 @@ describe('McpConnection against the real fixture', () => {
     expect(text).toBe("ERROR: tool 'hang' timed out after 150 ms");
     expect(took).toBeGreaterThanOrEqual(145);
     expect(took).toBeLessThan(1000);
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(
+      () => readLog(log).some((m) => m.method === 'notifications/cancelled'),
+      5000,
+      'the cancel',
+    );
     const cancel = readLog(log).find((m) => m.method === 'notifications/cancelled');
     expect(cancel?.params).toMatchObject({ requestId: 1, reason: 'timed out after 150 ms' });
     expect(fx.events.some((e) => e.type === 'call_timeout')).toBe(true);
@@ -167,7 +172,12 @@ describe('McpConnection against the real fixture', () => {
     const log = join(tmp(), 'log');
     const conn = fx.open(['--log', log, '--server-requests']);
     await conn.initialize();
-    await new Promise((r) => setTimeout(r, 150));
+    // the fixture sends its three requests right after the handshake; the third answer is the last one
+    await eventually(
+      () => readLog(log).filter((m) => 'error' in m || 'result' in m).length >= 3,
+      5000,
+      'answers',
+    );
     const answers = readLog(log).filter((m) => 'error' in m || 'result' in m);
     expect(answers.map((a) => [a.id, (a.error as { code: number } | undefined)?.code])).toEqual([
       [0, -32601],
