@@ -327,3 +327,61 @@ describe('supervisor machine with fake processes', () => {
     expect(h.spawns).toHaveLength(5);
   });
 });
+
+describe('supervisor machine: reports that cross its own decisions', () => {
+  // Two exits can wait in the supervisor's mailbox at once (both processes died while it was busy). Deciding the
+  // first, it still counts the second server as running and stops it for the group: that STOP must not strand it.
+  it('one_for_all brings back a sibling whose exit was still queued when the first exit was decided', async () => {
+    const clock = new SimulatedClock();
+    const crash = new Map<string, () => void>();
+    const spawns: string[] = [];
+    const process = fromCallback<{ type: 'STOP'; reason: string; immediate: boolean }, ProcessActorInput>(
+      ({ input, sendBack, receive }) => {
+        const { id } = input.server;
+        const { generation } = input;
+        spawns.push(id);
+        let done = false;
+        const exit = (code: number, reason: string) => {
+          if (done) return;
+          done = true;
+          const e = { code, signal: null, reason, stderrTail: '' };
+          sendBack({ type: 'PROC.EXIT', generation, exit: e, at: clock.now(), draw: 0 });
+        };
+        crash.set(id, () => exit(1, 'exited'));
+        sendBack({ type: 'PROC.SPAWNED', generation, pid: 100 + spawns.length });
+        receive((e) => queueMicrotask(() => exit(0, e.reason)));
+        // While the supervisor is busy starting `d`, `b` and `c` die: both exits wait in its mailbox.
+        if (id === 'd' && generation === 1) {
+          crash.get('b')!();
+          crash.get('c')!();
+        }
+        return () => {};
+      },
+    );
+    const machine = supervisorMachine.provide({
+      actors: { server: serverMachine.provide({ actors: { process } }) },
+    });
+    const servers = ['a', 'b', 'c', 'd'].map((id) => ({ ...server(id), disabled: id === 'd' }));
+    const actor = createActor(machine, {
+      clock,
+      input: { strategy: 'one_for_all', limit: { maxRestarts: 100, windowMs: 60_000 }, servers },
+    });
+    actor.start();
+    const flush = () => new Promise((r) => setTimeout(r, 0));
+    const state = (id: string) => serverStateOf(serverRefOf(actor.getSnapshot(), id)!.getSnapshot());
+    try {
+      actor.send({ type: 'START_ALL' });
+      await flush();
+      expect(['a', 'b', 'c'].map(state)).toEqual(['ready', 'ready', 'ready']);
+      actor.send({ type: 'START', id: 'd' });
+      await flush();
+      expect(['a', 'b', 'c', 'd'].map(state)).toEqual(['backoff', 'backoff', 'backoff', 'backoff']);
+      clock.increment(100);
+      await flush();
+      expect(['a', 'b', 'c', 'd'].map(state)).toEqual(['ready', 'ready', 'ready', 'ready']);
+      expect(spawns.slice(4)).toEqual(['a', 'b', 'c', 'd']);
+    } finally {
+      actor.stop();
+    }
+  });
+});
