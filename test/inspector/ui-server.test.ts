@@ -190,8 +190,16 @@ describe('startUiServer event stream', () => {
     const secondId = late.named('supervisor')[1]?.id ?? '';
     const resumed = await events(`${at(ui, 'events')}`, { 'last-event-id': secondId });
     await resumed.until((f) => f.some((x) => x.event === 'supervisor'));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(resumed.named('supervisor').map((f) => f.id)).toEqual([late.named('supervisor')[2]?.id]);
+    // A live event after the replay marks its end: whatever the replay held has arrived before it.
+    source.transition('search', 'stopping');
+    await late.until((f) => f.filter((x) => x.event === 'supervisor').length === 4);
+    await resumed.until((f) => f.some((x) => x.id === late.named('supervisor')[3]?.id));
+    expect(resumed.named('supervisor').map((f) => f.id)).toEqual(
+      late
+        .named('supervisor')
+        .slice(2)
+        .map((f) => f.id),
+    );
   });
 });
 

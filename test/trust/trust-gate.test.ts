@@ -113,11 +113,18 @@ describe('trust on first use', () => {
   });
 
   it('stop() does not wait for an approval nobody answers', async () => {
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((r) => {
+      asked = r;
+    });
     const { sup } = f.create(fleetConfig([fixtureServer('pending')]), {
-      approve: () => new Promise<boolean>(() => {}),
+      approve: () => {
+        asked();
+        return new Promise<boolean>(() => {});
+      },
     });
     const starting = sup.start();
-    await new Promise((r) => setTimeout(r, 100));
+    await askedOnce;
     const t0 = Date.now();
     await sup.stop();
     expect(Date.now() - t0).toBeLessThan(1000);
