@@ -61,9 +61,12 @@ describe('a server that floods requests and never reads its stdin', () => {
     const { sup, events } = f.create(fleetConfig([server]));
     await sup.start();
     const t0 = performance.now();
-    const text = await sup.callTool(`${ID}.hang`, {});
+    const outcome = await sup.callToolOutcome(`${ID}.hang`, {});
     const ms = performance.now() - t0;
-    expect(text).toMatch(/^ERROR: server 'x' stopped reading its input: .* queued .* bound of 2 MiB/);
+    expect(outcome).toMatchObject({ ok: false, code: 'QUEUE_FULL', server: ID });
+    expect(outcome.ok ? '' : outcome.message).toMatch(
+      /^server 'x' stopped reading its input: .* queued .* bound of 2 MiB/,
+    );
     expect(ms, 'resolved long before the 8 s call timeout').toBeLessThan(5000);
     await eventually(() => sup.status()[0]!.state === 'failed', 5000, 'failed (no restart left)');
     expect(exits(events, 'queue_full')).toHaveLength(1);
