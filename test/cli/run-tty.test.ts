@@ -92,8 +92,7 @@ describe.skipIf(!hasScript)('run on a terminal', () => {
     term.type('n\r');
     await term.waitFor(/beta[^\n]*untrusted/);
     expect(existsSync(join(dir, 'beta.pid.json'))).toBe(false);
-    // Nothing runs now, yet `run` stays up until told to stop.
-    await sleep(300);
+    // Nothing runs now, and nothing will (the refusal is decided), yet `run` stays up until told to stop.
     expect(term.child.exitCode).toBe(null);
     term.type('\x03');
     const code = await term.exited;
@@ -128,7 +127,8 @@ describe.skipIf(!hasScript)('run on a terminal', () => {
     const pid = await pidOf(dir, 'stubborn');
     term.type('\x03');
     await term.waitFor(/stopping/);
-    await sleep(300);
+    // The server is being stopped, and it ignores both stdin EOF and SIGTERM: only the 20 s shutdown could end it.
+    await term.waitFor(/stubborn[^\n]*stopping/);
     expect(term.child.exitCode).toBe(null);
     const second = Date.now();
     term.type('\x03');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { allGone, cliProcesses, ensureBuilt, pidOf, sleep, writeFixtureConfig } from './helpers.js';
+import { allGone, cliProcesses, ensureBuilt, pidOf, writeFixtureConfig } from './helpers.js';
 
 const cli = cliProcesses();
 beforeAll(ensureBuilt, 120_000);
@@ -89,7 +89,8 @@ describe('mcp-supervisor run (no TTY)', () => {
     };
     p.child.kill('SIGINT');
     await p.waitFor(/event=log msg=stopping/);
-    await sleep(300);
+    // The server is being stopped, and it ignores both stdin EOF and SIGTERM: only the 20 s shutdown could end it.
+    await p.waitFor(/event=state server=fx from=ready to=stopping/);
     expect(p.child.exitCode).toBe(null);
     const second = Date.now();
     p.child.kill('SIGINT');
@@ -152,7 +153,8 @@ describe('mcp-supervisor run: the trust gate without a TTY', () => {
     const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
     const p = cli.spawnCli(['run', config]);
     await p.waitFor(/event=log msg=started/);
-    await sleep(300);
+    // Refused is decided: nothing will spawn, so nothing can fail or escalate, and only a signal ends the run.
+    await p.waitFor(/event=state server=fx from=\w+ to=untrusted/);
     expect(p.child.exitCode).toBe(null);
     p.child.kill('SIGINT');
     expect((await p.exited).code).toBe(0);
