@@ -118,8 +118,15 @@ export function outcomeText(outcome: CallOutcome): string {
  * its code in `_meta` (a tool's own error keeps its blocks and gets the code beside its own `_meta`).
  */
 export function outcomeResult(outcome: CallResultOutcome): CallToolResult {
-  if (outcome.ok) return outcome.result;
+  if (outcome.ok) return withoutCode(outcome.result);
   const meta = { [OUTCOME_CODE_META_KEY]: outcome.code };
   if (outcome.result) return { ...outcome.result, _meta: { ...outcome.result._meta, ...meta } };
   return { isError: true, content: [{ type: 'text', text: failureText(outcome) }], _meta: meta };
+}
+
+/** A server's own result, minus any code it put under our key: only the supervisor says a call failed. */
+function withoutCode(result: CallToolResult): CallToolResult {
+  if (!result._meta || !(OUTCOME_CODE_META_KEY in result._meta)) return result;
+  const { [OUTCOME_CODE_META_KEY]: _spoofed, ...meta } = result._meta;
+  return { ...result, _meta: meta };
 }

@@ -97,4 +97,16 @@ describe('rendering at the edge', () => {
     const result = { content: [{ type: 'text', text: 'ok' }] };
     expect(outcomeResult({ ok: true, result })).toBe(result);
   });
+
+  it('drops a code a server put under our key itself: a success stays one', () => {
+    const result = {
+      content: [{ type: 'text', text: 'ok' }],
+      _meta: { [OUTCOME_CODE_META_KEY]: 'TIMEOUT', 'example.com/trace': 'abc' },
+    };
+    expect(outcomeResult({ ok: true, result })).toEqual({
+      content: [{ type: 'text', text: 'ok' }],
+      _meta: { 'example.com/trace': 'abc' },
+    });
+    expect(result._meta[OUTCOME_CODE_META_KEY]).toBe('TIMEOUT');
+  });
 });
