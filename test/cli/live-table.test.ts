@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveTable } from '../../src/cli/live-table.js';
 import type { ServerStatus } from '../../src/supervisor/types.js';
 
@@ -17,10 +17,18 @@ const row = (state: ServerStatus['state']): ServerStatus => ({
   tools: 1,
 });
 const tables: LiveTable[] = [];
+// Redraws are throttled in time, so time is the subject: it runs on fake timers (and a fake Date.now), advanced
+// exactly, and "no redraw yet" is a fact about the clock, not a guess about a loaded machine.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
 afterEach(() => {
   for (const t of tables.splice(0)) t.stop();
+  vi.useRealTimers();
 });
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const wait = async (ms: number) => {
+  vi.advanceTimersByTime(ms);
+};
 
 describe('LiveTable', () => {
   it('draws below, then redraws in place by moving the cursor up over what it drew', async () => {
@@ -48,9 +56,19 @@ describe('LiveTable', () => {
     const { stream, writes } = fakeTerminal();
     const table = new LiveTable(stream, () => [row('ready')], { throttleMs: 100, tickMs: 10_000 });
     tables.push(table);
+    const frames = () => writes.filter((w) => w.includes('STATE')).length;
+    // nothing drawn yet: the first burst is drawn once, at once
     for (let i = 0; i < 50; i++) table.invalidate();
+    await wait(0);
+    expect(frames()).toBe(1);
+    // the next burst, right after that draw, waits out the throttle interval and is drawn once at its end
+    for (let i = 0; i < 50; i++) table.invalidate();
+    await wait(99);
+    expect(frames()).toBe(1);
+    await wait(1);
+    expect(frames()).toBe(2);
     await wait(150);
-    expect(writes.filter((w) => w.includes('STATE')).length).toBe(1);
+    expect(frames()).toBe(2);
   });
 
   it('stays silent while suspended for a prompt and draws afresh (no cursor-up) after', async () => {
