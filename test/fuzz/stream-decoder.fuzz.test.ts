@@ -100,12 +100,19 @@ function decode(chunks: Uint8Array[]): DecodedEvent[] {
 
 describe('StreamDecoder and LineFramer', () => {
   it('give the same events — messages, noise, oversize with its id — for any bytes cut anywhere', () => {
+    const reached = { message: 0, noise: 0, oversizeWithId: 0, oversizeNoise: 0, crlf: 0, tail: 0 };
     fc.assert(
       fc.property(stream, ({ items, tail, offsets }) => {
         const bytes = bytesOf(items, tail);
         const framed = feed(new LineFramer({ maxLineBytes: MAX_LINE }), cut(bytes, offsets));
         const decoded = decode(cut(bytes, offsets));
         expect(decoded).toEqual(framed);
+        if (framed.some((e) => e.kind === 'message')) reached.message++;
+        if (framed.some((e) => e.kind === 'noise')) reached.noise++;
+        if (framed.some((e) => e.kind === 'oversize' && e.id !== undefined)) reached.oversizeWithId++;
+        if (framed.some((e) => e.kind === 'oversize' && e.id === undefined)) reached.oversizeNoise++;
+        if (bytes.some((b, i) => b === 0x0d && bytes[i + 1] === 0x0a)) reached.crlf++;
+        if (tail !== undefined) reached.tail++;
         // and both are right, not merely alike: every valid message in order, one oversize per long line
         const all = tail === undefined ? items : [...items, tail];
         const messages = all.flatMap((i) => (i.message === undefined ? [] : [i.message]));
@@ -116,6 +123,8 @@ describe('StreamDecoder and LineFramer', () => {
       }),
       { numRuns: 400 },
     );
+    // a generator that stopped reaching a kind of line would make the property pass without testing it
+    for (const [what, runs] of Object.entries(reached)) expect(runs, what).toBeGreaterThan(40);
   });
 
   it('agree byte by byte: a stream fed one byte at a time gives the events of the stream fed whole', () => {
