@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineFramer } from '../../src/framing/line-framer.js';
 import { type DecodedEvent, StreamDecoder } from '../../src/framing/stream-decoder.js';
+import { FramePool } from '../../src/workers/frame-pool.js';
 import { cut, feed } from '../framing/helpers.js';
 
 // The connection reads a server through StreamDecoder; the fuzz tests of test/fuzz/line-framer.fuzz.test.ts drive
@@ -85,6 +86,10 @@ function bytesOf(items: Item[], tail: Item | undefined): Uint8Array {
   return concat([...items.map((i) => i.bytes), ...last]);
 }
 
+const END = { jsonrpc: '2.0', method: 'test/end' };
+const isEnd = (e: DecodedEvent) =>
+  e.kind === 'message' && 'method' in e.message && e.message.method === END.method;
+
 function decode(chunks: Uint8Array[]): DecodedEvent[] {
   const events: DecodedEvent[] = [];
   const decoder = new StreamDecoder({
@@ -137,6 +142,37 @@ describe('StreamDecoder and LineFramer', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('give the same events on the pool path too, where lines over 16 bytes are decoded on worker threads', async () => {
+    const pool = new FramePool({ maxThreads: 2 });
+    try {
+      await fc.assert(
+        fc.asyncProperty(stream, async ({ items, offsets }) => {
+          const bytes = bytesOf(items, undefined);
+          const framed = feed(new LineFramer({ maxLineBytes: MAX_LINE }), cut(bytes, offsets));
+          const events: DecodedEvent[] = [];
+          const decoder = new StreamDecoder({
+            pool,
+            inlineMaxBytes: 16,
+            maxLineBytes: MAX_LINE,
+            resultFor: () => undefined,
+            onEvent: (e) => events.push(e),
+          });
+          // the chunks are handed over (their memory may move to a worker), so the decoder gets its own copies
+          for (const c of cut(bytes, offsets)) decoder.push(c);
+          decoder.push(enc.encode(`${JSON.stringify(END)}\n`));
+          const end = Date.now() + 10_000;
+          while (!events.some(isEnd) && Date.now() < end) await new Promise((r) => setTimeout(r, 2));
+          decoder.close();
+          expect(events.at(-1)).toEqual({ kind: 'message', message: END });
+          expect(events.slice(0, -1)).toEqual(framed);
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      await pool.close();
+    }
   });
 
   it('report the id of an oversize response, and none for oversize noise', () => {
