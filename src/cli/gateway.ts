@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { ExposedTool } from '../supervisor/types.js';
+import { gatewayCapabilities } from './gateway-capabilities.js';
 
 export interface GatewayOptions {
   name: string;
@@ -41,7 +42,7 @@ export class Gateway {
   ) {
     this.server = new Server(
       { name: opts.name, version: opts.version },
-      { capabilities: { tools: { listChanged: true } } },
+      { capabilities: gatewayCapabilities({ tools: true }) },
     );
     this.server.oninitialized = () => {
       this.initialized = true;
