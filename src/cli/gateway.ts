@@ -9,6 +9,7 @@ import {
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
+import { relayProgress } from './gateway-progress.js';
 
 export interface GatewayOptions {
   name: string;
@@ -56,7 +57,8 @@ export class Gateway {
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
       const scopes = this.opts.scopes ?? [];
-      const result = await this.sup.callToolResult(name, args, { signal: extra.signal, scopes });
+      const progress = relayProgress(request.params._meta, extra, this.opts.onWarn);
+      const result = await this.sup.callToolResult(name, args, { signal: extra.signal, scopes, ...progress });
       return result as CallToolResult;
     });
     this.unsubscribe = sup.subscribe((e) => {

@@ -1,3 +1,8 @@
+import type { ProgressUpdate } from './pending-requests.js';
+
+/** A call that reports progress may run at most this many times its timeout, unless the caller says otherwise. */
+export const MAX_TOTAL_FACTOR = 10;
+
 /**
  * The options of one tool call: the one type for them, from a host's `callTool` down to the request on the wire.
  * The supervisor settles the rest ({@link SettledCall}) before the protocol layer sends the call.
@@ -8,13 +13,24 @@ export interface CallOptions {
   /** Positive and finite, in ms; a larger figure than a timer can hold is clamped. */
   timeoutMs?: number;
   signal?: AbortSignal | undefined;
+  /**
+   * Asks the server for progress. Each update restarts the call's timeout (`timeoutMs` is then the longest
+   * silence allowed), up to `maxTotalTimeoutMs` from the call's start.
+   */
+  onProgress?: ((update: ProgressUpdate) => void) | undefined;
+  /** The hard bound on a call that keeps reporting progress; default 10 × its timeout. */
+  maxTotalTimeoutMs?: number;
+  /** A byte cap on the result below the server's own `maxResultBytes` (a gateway's, for its clients). */
+  maxResultBytes?: number;
 }
 
 /** A call ready to send: the options with the time left and the byte cap settled, and how to name the call. */
 export interface SettledCall extends CallOptions {
   timeoutMs: number;
-  /** The most UTF-8 bytes of result text kept (the server's `max_result_bytes`). */
+  /** The most bytes of result kept (the server's `maxResultBytes`, or the caller's smaller cap). */
   maxBytes: number;
+  /** The tool declares an outputSchema, so its structuredContent may not be dropped (see CapOptions). */
+  structuredRequired?: boolean | undefined;
   /** The name the caller used (the namespaced one), for error strings; default the server's own name. */
   label?: string | undefined;
   /** The id of the server that owns the tool, carried into a failed call's outcome. */
@@ -24,4 +40,6 @@ export interface SettledCall extends CallOptions {
    * ready was taken off), so a timeout names the figure the caller gave.
    */
   budgetMs?: number | undefined;
+  /** With `onProgress`: what is left of the hard bound, in ms. */
+  maxTotalMs?: number | undefined;
 }

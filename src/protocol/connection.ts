@@ -6,7 +6,7 @@ import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import { OutgoingQueue, queueFullError, type WriteOutcome } from './outgoing-queue.js';
-import { PendingRequests, type ResultMode } from './pending-requests.js';
+import { PendingRequests, type ProgressRequest, type ResultMode } from './pending-requests.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
 import { ServerRequestHandler } from './server-requests.js';
 
@@ -61,6 +61,8 @@ export interface RequestOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   result?: { mode: ResultMode; maxBytes: number } | undefined;
+  /** Asks the server for progress on this request (our id is the token); each update restarts the timeout. */
+  progress?: ProgressRequest | undefined;
 }
 
 /**
@@ -289,6 +291,10 @@ export class McpConnection {
     }
     if (isRequest(m)) {
       this.serverRequests.handle(m);
+      return;
+    }
+    if (isNotification(m) && m.method === 'notifications/progress') {
+      this.pending.progress(m.params);
       return;
     }
     if (isNotification(m) && m.method === 'notifications/tools/list_changed' && this.handshakeDone) {

@@ -21,6 +21,25 @@ interface Pending {
   timer: NodeJS.Timeout | undefined;
   result: ResultRequest | undefined;
   detach: () => void;
+  /** Set when the request asked for progress: told of each notification, which also restarts the timeout. */
+  onProgress?: ((p: ProgressUpdate) => void) | undefined;
+  rearm?: (() => void) | undefined;
+}
+
+/** One `notifications/progress` of a request, without the token (which is ours, not the caller's). */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * A request that wants progress: the server is given our request id as its `progressToken`, and each progress
+ * notification restarts the timeout, but never past `maxTotalMs` from the send.
+ */
+export interface ProgressRequest {
+  onProgress: (p: ProgressUpdate) => void;
+  maxTotalMs: number;
 }
 
 /**
@@ -45,10 +64,17 @@ export class PendingRequests {
   send(
     method: string,
     params: unknown,
-    opts: { timeoutMs: number; signal?: AbortSignal | undefined; result?: ResultRequest | undefined },
+    opts: {
+      timeoutMs: number;
+      signal?: AbortSignal | undefined;
+      result?: ResultRequest | undefined;
+      progress?: ProgressRequest | undefined;
+    },
     onTimeout: () => void,
   ): Promise<unknown> {
     const id = this.nextId++;
+    const progress = opts.progress;
+    const sent = progress ? withProgressToken(params, id) : params;
     return new Promise<unknown>((resolve, reject) => {
       if (opts.signal?.aborted) {
         reject(new SupervisorError('REQUEST_CANCELLED', `'${method}' cancelled by the caller`));
@@ -73,26 +99,38 @@ export class PendingRequests {
           'cancelled by the caller',
         );
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      const timer =
-        opts.timeoutMs > 0 && Number.isFinite(opts.timeoutMs)
-          ? setTimeout(() => {
-              onTimeout();
-              abandon(
-                new SupervisorError('REQUEST_TIMEOUT', `'${method}' timed out after ${opts.timeoutMs} ms`),
-                `timed out after ${opts.timeoutMs} ms`,
-              );
-            }, opts.timeoutMs)
-          : undefined;
-      this.map.set(id, {
+      const timed = opts.timeoutMs > 0 && Number.isFinite(opts.timeoutMs);
+      const hardEnd = progress ? Date.now() + progress.maxTotalMs : Number.POSITIVE_INFINITY;
+      const arm = (ms: number, hard: boolean) =>
+        setTimeout(() => {
+          onTimeout();
+          const why = hard
+            ? `timed out after ${progress?.maxTotalMs} ms in all (progress kept it going until then)`
+            : `timed out after ${opts.timeoutMs} ms`;
+          abandon(new SupervisorError('REQUEST_TIMEOUT', `'${method}' ${why}`), why);
+        }, ms);
+      const entry: Pending = {
         method,
         resolve,
         reject,
-        timer,
+        timer: timed
+          ? arm(Math.min(opts.timeoutMs, progress?.maxTotalMs ?? opts.timeoutMs), false)
+          : undefined,
         result: opts.result,
         detach: () => opts.signal?.removeEventListener('abort', onAbort),
-      });
+      };
+      if (progress) {
+        entry.onProgress = progress.onProgress;
+        entry.rearm = () => {
+          if (!timed) return;
+          if (entry.timer) clearTimeout(entry.timer);
+          const left = Math.max(1, hardEnd - Date.now());
+          entry.timer = left <= opts.timeoutMs ? arm(left, true) : arm(opts.timeoutMs, false);
+        };
+      }
+      this.map.set(id, entry);
       const message: JsonRpcMessage =
-        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+        sent === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sent };
       const outcome = this.write(message);
       if (outcome !== 'sent' && this.take(id)) {
         reject(
@@ -102,6 +140,28 @@ export class PendingRequests {
         );
       }
     });
+  }
+
+  /**
+   * Takes a `notifications/progress` params object: the token is the id of a request of ours that asked for
+   * progress, or the notification is dropped (a late one, or a token we never gave out).
+   */
+  progress(params: unknown): void {
+    if (typeof params !== 'object' || params === null) return;
+    const { progressToken, progress, total, message } = params as Record<string, unknown>;
+    if (typeof progressToken !== 'number' || typeof progress !== 'number' || !Number.isFinite(progress))
+      return;
+    const p = this.map.get(progressToken);
+    if (!p?.onProgress) return;
+    p.rearm?.();
+    const update: ProgressUpdate = { progress };
+    if (typeof total === 'number' && Number.isFinite(total)) update.total = total;
+    if (typeof message === 'string') update.message = message;
+    try {
+      p.onProgress(update);
+    } catch {
+      // The caller's callback is not ours to fail on; the call goes on.
+    }
   }
 
   /** Tells the decoder whether a response id is a tools/call to flatten or cap, and how. */
@@ -161,4 +221,11 @@ export class PendingRequests {
     p.detach();
     return p;
   }
+}
+
+/** The params with `_meta.progressToken` set to our id (anything the caller put in `_meta` is kept). */
+function withProgressToken(params: unknown, id: number): Record<string, unknown> {
+  const base = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+  const meta = typeof base._meta === 'object' && base._meta !== null ? base._meta : {};
+  return { ...base, _meta: { ...meta, progressToken: id } };
 }

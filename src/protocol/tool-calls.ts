@@ -1,6 +1,6 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
 import type { DiscoveredTool } from '../registry/server-tools.js';
-import type { SettledCall } from './call-options.js';
+import { MAX_TOTAL_FACTOR, type SettledCall } from './call-options.js';
 import {
   type CallFailure,
   type CallOutcome,
@@ -64,7 +64,11 @@ export async function callToolResultOutcome(
 ): Promise<CallResultOutcome> {
   const value = await request(conn, name, args, opts, 'result');
   if ('ok' in value) return value;
-  if (value.failed) return failed(value, opts, name);
+  if (value.failed) {
+    const failure = failed(value, opts, name);
+    // TOO_LARGE comes with the capped error result to send: the text that fit, and why the rest did not.
+    return value.result === undefined ? failure : { ...failure, result: value.result as CallToolResult };
+  }
   if (value.result === undefined)
     return callFailure('INVALID_RESULT', 'invalid tool result', where(opts, name));
   const result = value.result as CallToolResult;
@@ -105,7 +109,19 @@ async function request(
     return (await conn.request(
       'tools/call',
       { name, arguments: args ?? {} },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal, result: { mode, maxBytes: opts.maxBytes } },
+      {
+        timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
+        result: { mode, maxBytes: opts.maxBytes, structuredRequired: opts.structuredRequired === true },
+        ...(opts.onProgress
+          ? {
+              progress: {
+                onProgress: opts.onProgress,
+                maxTotalMs: opts.maxTotalMs ?? opts.timeoutMs * MAX_TOTAL_FACTOR,
+              },
+            }
+          : {}),
+      },
     )) as ToolResultValue;
   } catch (err) {
     const failure = failureFromError(err, where(opts, name));

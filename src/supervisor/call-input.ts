@@ -22,7 +22,7 @@ export function checkCallInput(name: unknown, args: unknown, opts: unknown): Cal
   }
   const o = (opts ?? {}) as Record<string, unknown>;
   const out: CallOptions = {};
-  const { scopes, timeoutMs, signal } = o;
+  const { scopes, timeoutMs, signal, onProgress, maxTotalTimeoutMs } = o;
   if (scopes !== undefined) {
     if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) {
       return refuse(`scopes must be an array of strings, got ${kindOf(scopes)}`);
@@ -39,6 +39,30 @@ export function checkCallInput(name: unknown, args: unknown, opts: unknown): Cal
     if (!(signal instanceof AbortSignal))
       return refuse(`signal must be an AbortSignal, got ${kindOf(signal)}`);
     out.signal = signal;
+  }
+  if (onProgress !== undefined) {
+    if (typeof onProgress !== 'function')
+      return refuse(`onProgress must be a function, got ${kindOf(onProgress)}`);
+    out.onProgress = onProgress as CallOptions['onProgress'];
+  }
+  if (maxTotalTimeoutMs !== undefined) {
+    if (
+      typeof maxTotalTimeoutMs !== 'number' ||
+      !Number.isFinite(maxTotalTimeoutMs) ||
+      maxTotalTimeoutMs <= 0
+    ) {
+      return refuse(
+        `maxTotalTimeoutMs must be a positive, finite number of ms, got ${describe(maxTotalTimeoutMs)}`,
+      );
+    }
+    out.maxTotalTimeoutMs = clampTimeout(maxTotalTimeoutMs);
+  }
+  const { maxResultBytes } = o;
+  if (maxResultBytes !== undefined) {
+    if (typeof maxResultBytes !== 'number' || !Number.isSafeInteger(maxResultBytes) || maxResultBytes < 0) {
+      return refuse(`maxResultBytes must be a whole number of bytes, got ${describe(maxResultBytes)}`);
+    }
+    out.maxResultBytes = maxResultBytes;
   }
   return { ok: true, name, args: (args ?? undefined) as Record<string, unknown> | undefined, opts: out };
 }

@@ -27,6 +27,7 @@ import { checkScopes } from '../registry/scopes.js';
 import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { checkCallInput, clampTimeout } from './call-input.js';
+import { progressOf } from './call-progress.js';
 import { Connections } from './connections.js';
 import { FleetTools } from './fleet-tools.js';
 import {
@@ -365,6 +366,7 @@ export class Supervisor {
       label: name,
       server: server.id,
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...progressOf(opts, timeoutMs, deadline),
     };
     return { ok: true, conn, tool, args: input.args, call };
   }
