@@ -13,8 +13,8 @@ import {
   toolResultEvent,
 } from './tool-result.js';
 
-export type { CappedToolResult } from './flatten.js';
 export type { JsonRpcId, JsonRpcMessage } from './json-rpc.js';
+export type { CappedToolResult } from './read-result.js';
 export type { ResultRequest } from './tool-result.js';
 
 export type DecodedEvent =

@@ -1,21 +1,26 @@
-import { type CappedToolResult, capToolResultData, flattenToolResultData } from './flatten.js';
+import { capToolResultData } from './cap-result.js';
+import { flattenToolResultData } from './flatten.js';
 import type { JsonRpcId } from './json-rpc.js';
+import type { CappedToolResult } from './read-result.js';
 
 /** What the connection wants done with one success response: flattened to text, or capped as a result. */
 export interface ResultRequest {
   mode: 'text' | 'result';
   maxBytes: number;
+  /** The tool declares an outputSchema: in result mode, structuredContent over the cap makes it `TOO_LARGE`. */
+  structuredRequired?: boolean;
 }
 
 /** Why an answer gives no result to pass on, as data: the caller renders the text once, at its edge. */
 export interface ResultFailure {
-  code: 'TOOL_ERROR' | 'INVALID_RESULT' | 'INTERNAL';
+  code: 'TOOL_ERROR' | 'INVALID_RESULT' | 'TOO_LARGE' | 'INTERNAL';
   message: string;
 }
 
 /**
  * A tools/call answer, with exactly one of: its flattened `text`, its capped `result` (the server's own `isError`
- * kept in it), or the failure it amounts to (`failed`: in text mode a tool's error, in either mode no result at all).
+ * kept in it), or the failure it amounts to (`failed`: in text mode a tool's error, in either mode no result at all)
+ * — save `TOO_LARGE`, whose `failed` comes with the capped error `result` to send.
  */
 export interface ToolResultEvent {
   kind: 'tool-result';
@@ -28,8 +33,15 @@ export interface ToolResultEvent {
 /** Flattens or caps a tool result as asked; the one function both the inline and the worker paths use. */
 export function toolResultEvent(id: JsonRpcId, result: unknown, request: ResultRequest): ToolResultEvent {
   if (request.mode === 'result') {
-    const capped = capToolResultData(result, { maxBytes: request.maxBytes });
+    const capped = capToolResultData(result, {
+      maxBytes: request.maxBytes,
+      structuredRequired: request.structuredRequired,
+    });
     if (capped.ok) return { kind: 'tool-result', id, result: capped.result };
+    if (capped.code === 'TOO_LARGE') {
+      const failed = { code: capped.code, message: capped.message };
+      return { kind: 'tool-result', id, result: capped.result, failed };
+    }
     return { kind: 'tool-result', id, failed: { code: capped.code, message: capped.message } };
   }
   const flat = flattenToolResultData(result, { maxBytes: request.maxBytes });

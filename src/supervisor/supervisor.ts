@@ -362,7 +362,8 @@ export class Supervisor {
     const call: SettledCall = {
       timeoutMs: Math.max(1, deadline - Date.now()),
       budgetMs: timeoutMs,
-      maxBytes: server.maxResultBytes,
+      maxBytes: Math.min(server.maxResultBytes, opts.maxResultBytes ?? Number.POSITIVE_INFINITY),
+      structuredRequired: tool.outputSchema !== undefined,
       label: name,
       server: server.id,
       ...(opts.signal ? { signal: opts.signal } : {}),

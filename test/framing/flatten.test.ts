@@ -47,19 +47,22 @@ describe('flattenToolResult', () => {
     );
   });
 
-  it('adds structuredContent as compact JSON only when no text block carries it', () => {
+  it('adds structuredContent as compact JSON only when the result has no text at all', () => {
     const sc = { temperature: 21.5, unit: 'C' };
     const json = JSON.stringify(sc);
     expect(flattenToolResult({ content: [], structuredContent: sc })).toBe(json);
     expect(flattenToolResult({ structuredContent: sc })).toBe(json);
     expect(flattenToolResult({ content: [{ type: 'text', text: json }], structuredContent: sc })).toBe(json);
-    const pretty = JSON.stringify(sc, null, 2);
-    expect(flattenToolResult({ content: [{ type: 'text', text: pretty }], structuredContent: sc })).toBe(
-      pretty,
-    );
+    // A server's text and its structuredContent are two forms of one answer: the text is not repeated as JSON.
     expect(
       flattenToolResult({ content: [{ type: 'text', text: 'It is warm.' }], structuredContent: sc }),
-    ).toBe(`It is warm.\n${json}`);
+    ).toBe('It is warm.');
+    const file = { type: 'resource', resource: { uri: 'file:///f', text: 'body' } };
+    expect(flattenToolResult({ content: [file], structuredContent: sc })).toBe('body');
+    const image = { type: 'image', data: 'AAAA', mimeType: 'image/png' };
+    expect(flattenToolResult({ content: [image], structuredContent: sc })).toBe(
+      `[image: image/png, 3 B]\n${json}`,
+    );
   });
 
   it('prefixes failures with ERROR:', () => {
@@ -152,12 +155,11 @@ describe('flattenToolResult', () => {
 });
 
 describe('capToolResult', () => {
-  it('keeps blocks, isError, structuredContent and _meta, capping texts from one budget', () => {
-    const image = { type: 'image', data: png, mimeType: 'image/png' };
+  it('keeps blocks, isError and _meta, capping texts and binary blocks from one budget', () => {
+    const image = { type: 'image', data: 'AAAA', mimeType: 'image/png' };
     const result = {
       isError: false,
       _meta: { trace: 't1' },
-      structuredContent: { n: 1 },
       content: [
         { type: 'text', text: 'a'.repeat(60) },
         image,
@@ -165,10 +167,10 @@ describe('capToolResult', () => {
         { type: 'text', text: '' },
       ],
     };
-    const out = capToolResult(result, { maxBytes: 100 });
+    // The image costs its 53 bytes of JSON as sent: the resource's text gets what is left of 153.
+    const out = capToolResult(result, { maxBytes: 153 });
     expect(out.isError).toBe(false);
     expect(out._meta).toEqual({ trace: 't1' });
-    expect(out.structuredContent).toEqual({ n: 1 });
     expect(out.content[0]).toEqual({ type: 'text', text: 'a'.repeat(60) });
     expect(out.content[1]).toBe(image);
     const resource = out.content[2] as unknown as { resource: { uri: string; text: string } };
