@@ -78,8 +78,32 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
       };
     case 'escalated':
       return { level: 'error', fields: { event: 'escalated', reason: e.reason } };
+    case 'prompts':
+      return {
+        level: 'info',
+        fields: {
+          event: 'prompts',
+          server: e.server,
+          added: e.added.join(',') || undefined,
+          removed: e.removed.join(',') || undefined,
+        },
+      };
+    case 'log':
+      return {
+        level: e.level === 'warning' ? 'warn' : SEVERE.has(e.level) ? 'error' : 'info',
+        fields: {
+          event: 'server_log',
+          server: e.server,
+          logger: e.logger,
+          msg: typeof e.data === 'string' ? e.data : JSON.stringify(e.data),
+        },
+      };
+    case 'stderr':
+      return { level: 'info', fields: { event: 'stderr', server: e.server, line: e.line } };
   }
 }
+
+const SEVERE = new Set(['error', 'critical', 'alert', 'emergency']);
 
 /**
  * Both ends of a stderr tail, newlines folded, short enough for one log line: the start is where a server that

@@ -25,6 +25,8 @@ export function lineReporter(format: LogFormat, minLevel: LogLevel = 'info'): Re
   const keep = (level: LogLevel) => rank[level] >= rank[minLevel];
   return {
     event: (e) => {
+      // A server's stderr lines are for hosts that ask; its exit line carries the tail.
+      if (e.type === 'stderr') return;
       if (keep(eventRecord(e).level)) log.event(e);
     },
     log: (level, msg, fields) => {

@@ -133,6 +133,11 @@ export class ServerProcess {
     return this.io.stdout;
   }
 
+  /** The child's stderr, for a second reader beside the ring (the ring always drains it). */
+  get stderrStream(): ChildProcessWithoutNullStreams['stderr'] {
+    return this.io.stderr;
+  }
+
   /** The pids its containment holds now (cgroup members, or the group's): every one is gone once stop() resolves. */
   pids(): number[] {
     return this.jail?.pids() ?? [];

@@ -3,6 +3,7 @@ import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../f
 import { type DecodedEvent, StreamDecoder } from '../framing/stream-decoder.js';
 import type { ContainmentKind } from '../process/containment.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
+import { StderrLines } from '../process/stderr-lines.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import { OutgoingQueue, queueFullError, type WriteOutcome } from './outgoing-queue.js';
@@ -39,6 +40,11 @@ export interface ConnectionOptions {
 /** What a connection tells its owner besides call results. */
 export type ConnectionEvent =
   | { type: 'tools_changed' }
+  | { type: 'prompts_changed' }
+  /** One line the server wrote to stderr (cut and rate-limited); `dropped` lines before it were not passed on. */
+  | { type: 'stderr'; line: string; dropped: number }
+  /** A `notifications/message` from the server: its params as sent (level, logger?, data). */
+  | { type: 'log'; params: Record<string, unknown> }
   | { type: 'refused'; method: string }
   | { type: 'call_timeout'; method: string }
   /** The server answered a request of ours (a result, an error or an oversize line): it is alive. */
@@ -123,6 +129,11 @@ export class McpConnection {
     });
     stdout.on('data', (chunk: Buffer) => this.decoder.push(chunk));
     stdout.on('end', () => this.decoder.end());
+    const lines = new StderrLines((l) => this.emit({ type: 'stderr', ...l }), {
+      ...(opts.now ? { now: opts.now } : {}),
+    });
+    this.process.stderrStream.on('data', (chunk: Buffer) => lines.push(chunk));
+    this.process.stderrStream.on('end', () => lines.end());
     void this.process.exited.then((exit) => this.onExit(exit));
   }
 
@@ -300,6 +311,12 @@ export class McpConnection {
     if (isNotification(m) && m.method === 'notifications/tools/list_changed' && this.handshakeDone) {
       this.emit({ type: 'tools_changed' });
     }
+    if (isNotification(m) && m.method === 'notifications/prompts/list_changed' && this.handshakeDone) {
+      this.emit({ type: 'prompts_changed' });
+    }
+    if (isNotification(m) && m.method === 'notifications/message' && isParams(m.params)) {
+      this.emit({ type: 'log', params: m.params });
+    }
   }
 
   private answered(method: string | undefined): void {
@@ -331,6 +348,10 @@ export function exitError(exit: ExitInfo, when: string): SupervisorError {
   const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
   const tail = exit.stderrTail ? `; stderr: ${lastLine(exit.stderrTail)}` : '';
   return new SupervisorError('SERVER_EXITED', `server exited (${how}) ${when}${tail}`);
+}
+
+function isParams(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function lastLine(text: string): string {

@@ -23,13 +23,18 @@ import {
   type ListedTool,
 } from '../protocol/tool-calls.js';
 import type { ListingCut } from '../protocol/tool-listing.js';
+import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
+import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import { checkScopes } from '../registry/scopes.js';
 import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { checkCallInput, clampTimeout } from './call-input.js';
 import { progressOf } from './call-progress.js';
 import { Connections } from './connections.js';
+import type { CompleteResult, CompletionRef } from './fleet-complete.js';
+import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
 import { FleetTools } from './fleet-tools.js';
+import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import {
   type GateVerdict,
   handshakeActor,
@@ -107,6 +112,7 @@ export class Supervisor {
   private readonly servers: Map<string, ServerConfig>;
   private readonly watch: ServerWatch;
   private readonly tools: FleetTools;
+  private readonly surface: FleetSurface;
   private started = false;
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
@@ -152,6 +158,7 @@ export class Supervisor {
       onConnectionEvent: (id: string, event: ConnectionEvent) => {
         if (event.type === 'refused')
           this.emit({ type: 'refused', server: id, method: event.method, at: now() });
+        this.surface.onConnection(id, event);
         const notice = talkNotice(event);
         if (notice) this.emit({ type: 'notice', server: id, ...notice, at: now() });
       },
@@ -182,10 +189,20 @@ export class Supervisor {
     // XState rethrows actor errors asynchronously and would kill the host: report them instead, and reap.
     this.actor.subscribe({ error: (err) => this.onActorError(err) });
     this.tools = new FleetTools(config, (e) => this.emit({ ...e, at: now() }), options.logger);
+    this.surface = new FleetSurface(
+      this.servers,
+      config.supervisor.separator,
+      (id) => this.connections.get(id),
+      (e) => this.emit(e),
+      now,
+    );
     this.watch = new ServerWatch(
       this.actor,
       now,
-      (e) => this.emit(e),
+      (e) => {
+        this.emit(e);
+        if (e.type === 'state') this.surface.onState(e.server, e.to);
+      },
       (id, snap) => this.tools.update(id, snap),
     );
   }
@@ -284,6 +301,37 @@ export class Supervisor {
     } catch (err) {
       return outcomeResult(failureFromError(err));
     }
+  }
+
+  /** Every prompt of every ready server, under its namespaced name (made as tools' names are). */
+  listPrompts(): ExposedPrompt[] {
+    return this.surface.listPrompts();
+  }
+
+  /** Gets a prompt by its namespaced name; never rejects: a failure is data with its code (`UNKNOWN_PROMPT`, …). */
+  async getPrompt(name: string, args?: Record<string, string>): Promise<SurfaceOutcome<GetPromptResult>> {
+    if (this.stopping) return surfaceFailure('STOPPED', 'supervisor is stopped');
+    return this.surface.getPrompt(name, args);
+  }
+
+  /** `completion/complete`, routed by the prompt's namespaced name or the resource template's URI; never rejects. */
+  async complete(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+  ): Promise<SurfaceOutcome<CompleteResult>> {
+    if (this.stopping) return surfaceFailure('STOPPED', 'supervisor is stopped');
+    return this.surface.complete(ref, argument, context);
+  }
+
+  /** Sends `logging/setLevel` to every ready server that declares logging (and to each that becomes ready later). */
+  setLogLevel(level: LogLevel): Promise<SetLevelOutcome> {
+    return this.surface.setLogLevel(level);
+  }
+
+  /** Whether some ready server declares an MCP capability (`prompts`, `completions`, `logging`, …). */
+  offers(capability: string): boolean {
+    return this.surface.offers(capability);
   }
 
   /** Restarts one server now, clearing its restart history. */

@@ -1,6 +1,7 @@
 import type { ContainmentKind } from '../process/containment.js';
 import type { SpawnError } from '../process/preflight.js';
 import type { ExitInfo } from '../process/server-process.js';
+import type { LogLevel } from './log-level.js';
 
 /** Every state a server can be in, as `status()` reports it. */
 export type ServerState =
@@ -81,7 +82,13 @@ export type SupervisorEvent =
   | { type: 'untrusted'; server: string; fingerprint: string; at: number }
   /** `code`, when present, says what happened as data (`QUEUE_FULL`, `RATE_LIMITED`, `LISTING_CUT`); `message` is for people. */
   | { type: 'notice'; server: string | null; message: string; at: number; code?: NoticeCode }
-  | { type: 'escalated'; reason: string; at: number };
+  | { type: 'escalated'; reason: string; at: number }
+  /** A server's prompts changed (it became ready, left, or sent `prompts/list_changed`); names are exposed names. */
+  | { type: 'prompts'; server: string; added: string[]; removed: string[]; at: number }
+  /** A server's `notifications/message`: its level, logger and data as sent. */
+  | { type: 'log'; server: string; level: LogLevel; logger?: string; data: unknown; at: number }
+  /** One stderr line of a server (cut at 4 KiB, rate-limited); `dropped` lines before it were not passed on. */
+  | { type: 'stderr'; server: string; line: string; dropped: number; at: number }
 
 /** Converts a process exit into the `lastExit` of a status row. */
 export function toLastExit(exit: ExitInfo, at: number): LastExit {

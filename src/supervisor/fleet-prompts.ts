@@ -1,0 +1,122 @@
+import type { McpConnection } from '../protocol/connection.js';
+import { exposedName } from '../registry/exposed-name.js';
+import type { ExposedPrompt } from '../registry/exposed-prompt.js';
+
+/** Pages of `prompts/list` read from one server at most: a server that never stops paging is cut off. */
+export const MAX_PROMPT_PAGES = 50;
+
+export interface PromptsChange {
+  server: string;
+  added: string[];
+  removed: string[];
+}
+
+/**
+ * The fleet's prompts: each ready server's `prompts/list`, read when it becomes ready and again on its
+ * `prompts/list_changed`, under names made as tools' names are (`exposedName`). Routing is by the explicit map
+ * from exposed name to (server, prompt), replaced whole on every change; names are never taken apart.
+ */
+export class FleetPrompts {
+  private perServer = new Map<string, readonly ExposedPrompt[]>();
+  private byName = new Map<string, ExposedPrompt>();
+  /** Bumped on every refresh or drop, so an older listing still in flight is thrown away. */
+  private readonly generation = new Map<string, number>();
+
+  constructor(
+    private readonly order: readonly string[],
+    private readonly separator: string,
+    private readonly onChange: (change: PromptsChange) => void,
+    private readonly onProblem: (server: string, message: string) => void,
+  ) {}
+
+  /** Every prompt of every ready server, servers in config order. */
+  list(): ExposedPrompt[] {
+    return this.order.flatMap((id) => this.perServer.get(id) ?? []);
+  }
+
+  /** The prompt an exposed name routes to, if any. */
+  get(name: string): ExposedPrompt | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Whether any ready server lists prompts. */
+  has(server: string): boolean {
+    return this.perServer.has(server);
+  }
+
+  /** Reads a server's prompts again (it became ready, or said they changed); a server without prompts has none. */
+  async refresh(server: string, conn: McpConnection, timeoutMs: number): Promise<void> {
+    const gen = this.bump(server);
+    if (!conn.serverInit?.capabilities.prompts) return this.set(server, undefined);
+    let listed: Record<string, unknown>[];
+    try {
+      listed = await listAll(conn, timeoutMs);
+    } catch (err) {
+      if (this.generation.get(server) !== gen) return;
+      this.onProblem(server, `prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    if (this.generation.get(server) !== gen) return;
+    const prompts: ExposedPrompt[] = [];
+    const seen = new Set<string>();
+    for (const p of listed) {
+      if (typeof p.name !== 'string' || seen.has(p.name)) {
+        this.onProblem(server, `prompt ${JSON.stringify(p.name)} is unnamed or listed twice; left out`);
+        continue;
+      }
+      seen.add(p.name);
+      const name = exposedName(server, p.name, this.separator);
+      prompts.push(Object.freeze({ name, server, prompt: p.name, definition: Object.freeze({ ...p }) }));
+    }
+    this.set(server, prompts);
+  }
+
+  /** Takes a server's prompts out (it is no longer ready). */
+  drop(server: string): void {
+    this.bump(server);
+    this.set(server, undefined);
+  }
+
+  private bump(server: string): number {
+    const gen = (this.generation.get(server) ?? 0) + 1;
+    this.generation.set(server, gen);
+    return gen;
+  }
+
+  private set(server: string, prompts: readonly ExposedPrompt[] | undefined): void {
+    const before = (this.perServer.get(server) ?? []).map((p) => p.name);
+    const next = new Map(this.perServer);
+    if (prompts) next.set(server, prompts);
+    else next.delete(server);
+    const byName = new Map<string, ExposedPrompt>();
+    for (const id of this.order) {
+      for (const p of next.get(id) ?? []) {
+        // Exposed names of different servers never meet (see exposedName); a server's own duplicate was left out.
+        if (!byName.has(p.name)) byName.set(p.name, p);
+      }
+    }
+    const beforeDefs = JSON.stringify(this.perServer.get(server) ?? []);
+    this.perServer = next;
+    this.byName = byName;
+    const after = (prompts ?? []).map((p) => p.name);
+    const added = after.filter((n) => !before.includes(n));
+    const removed = before.filter((n) => !after.includes(n));
+    if (added.length || removed.length || beforeDefs !== JSON.stringify(prompts ?? []))
+      this.onChange({ server, added, removed });
+  }
+}
+
+async function listAll(conn: McpConnection, timeoutMs: number): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PROMPT_PAGES; page++) {
+    const raw = (await conn.request('prompts/list', cursor === undefined ? {} : { cursor }, {
+      timeoutMs,
+    })) as { prompts?: unknown; nextCursor?: unknown } | null;
+    const prompts = Array.isArray(raw?.prompts) ? raw.prompts : [];
+    for (const p of prompts) if (typeof p === 'object' && p !== null) out.push(p as Record<string, unknown>);
+    if (typeof raw?.nextCursor !== 'string') return out;
+    cursor = raw.nextCursor;
+  }
+  return out;
+}

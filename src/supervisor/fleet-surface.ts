@@ -1,0 +1,149 @@
+import type { ServerConfig } from '../config/types.js';
+import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
+import type { ExposedPrompt } from '../registry/exposed-prompt.js';
+import { clampTimeout } from './call-input.js';
+import { type CompleteResult, type CompletionRef, completeOn } from './fleet-complete.js';
+import { FleetPrompts } from './fleet-prompts.js';
+import { isLogLevel, type LogLevel, type SetLevelOutcome } from './log-level.js';
+import type { SupervisorEvent } from './types.js';
+
+type Emit = (e: SupervisorEvent) => void;
+
+export interface GetPromptResult {
+  description?: string;
+  messages: unknown[];
+  [key: string]: unknown;
+}
+
+/**
+ * Prompts, completion and logging across the fleet, beside the tools: what each ready server offers, routed by
+ * explicit maps, with every failure a coded outcome. The facade forwards its events and connection events here.
+ */
+export class FleetSurface {
+  readonly prompts: FleetPrompts;
+  private readonly ready = new Set<string>();
+  private level: LogLevel | undefined;
+
+  constructor(
+    private readonly servers: ReadonlyMap<string, ServerConfig>,
+    separator: string,
+    private readonly connection: (id: string) => McpConnection | undefined,
+    private readonly emit: Emit,
+    private readonly now: () => number,
+  ) {
+    this.prompts = new FleetPrompts(
+      [...servers.keys()],
+      separator,
+      (c) => emit({ type: 'prompts', ...c, at: now() }),
+      (server, message) => emit({ type: 'notice', server, message, at: now() }),
+    );
+  }
+
+  /** A server's state changed: a ready one is read (and told the fleet's log level), any other drops out. */
+  onState(server: string, to: string): void {
+    if (to !== 'ready') {
+      if (to === 'wedged') return;
+      this.ready.delete(server);
+      this.prompts.drop(server);
+      return;
+    }
+    this.ready.add(server);
+    const conn = this.connection(server);
+    if (!conn) return;
+    void this.prompts.refresh(server, conn, this.timeout(server));
+    if (this.level && conn.serverInit?.capabilities.logging) {
+      void requestOutcome(conn, server, 'logging/setLevel', { level: this.level }, this.timeout(server));
+    }
+  }
+
+  /** What a server's connection said besides answers: prompt list changes, log messages, stderr lines. */
+  onConnection(server: string, event: ConnectionEvent): void {
+    if (event.type === 'prompts_changed' && this.ready.has(server)) {
+      const conn = this.connection(server);
+      if (conn) void this.prompts.refresh(server, conn, this.timeout(server));
+    } else if (event.type === 'log') {
+      const { level, logger, data } = event.params;
+      this.emit({
+        type: 'log',
+        server,
+        level: isLogLevel(level) ? level : 'info',
+        ...(typeof logger === 'string' ? { logger } : {}),
+        data,
+        at: this.now(),
+      });
+    } else if (event.type === 'stderr') {
+      this.emit({ type: 'stderr', server, line: event.line, dropped: event.dropped, at: this.now() });
+    }
+  }
+
+  /** Whether any ready server declares a capability (`prompts`, `completions`, `logging`). */
+  offers(capability: string): boolean {
+    return [...this.ready].some((id) => Boolean(this.connection(id)?.serverInit?.capabilities[capability]));
+  }
+
+  listPrompts(): ExposedPrompt[] {
+    return this.prompts.list();
+  }
+
+  async getPrompt(name: string, args?: Record<string, string>): Promise<SurfaceOutcome<GetPromptResult>> {
+    const prompt = typeof name === 'string' ? this.prompts.get(name) : undefined;
+    if (!prompt) return surfaceFailure('UNKNOWN_PROMPT', `unknown prompt '${String(name)}'`);
+    const conn = this.connection(prompt.server);
+    if (!conn)
+      return surfaceFailure('SERVER_DOWN', `server '${prompt.server}' is not connected`, prompt.server);
+    const params = { name: prompt.prompt, ...(args !== undefined ? { arguments: args } : {}) };
+    const out = await requestOutcome<GetPromptResult>(
+      conn,
+      prompt.server,
+      'prompts/get',
+      params,
+      this.timeout(prompt.server),
+    );
+    if (out.ok && !Array.isArray(out.result.messages)) {
+      return surfaceFailure(
+        'INVALID_RESULT',
+        `prompts/get of '${name}' answered without messages`,
+        prompt.server,
+      );
+    }
+    return out;
+  }
+
+  complete(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+  ): Promise<SurfaceOutcome<CompleteResult>> {
+    const ready = [...this.servers.keys()].flatMap((id) => {
+      if (!this.ready.has(id)) return [];
+      const conn = this.connection(id);
+      return conn ? [{ id, conn, timeoutMs: this.timeout(id) }] : [];
+    });
+    return completeOn(ready, (n) => this.prompts.get(n), ref, argument, context);
+  }
+
+  /** Sends `logging/setLevel` to every ready server that declares logging; remembered for servers that start later. */
+  async setLogLevel(level: LogLevel): Promise<SetLevelOutcome> {
+    if (!isLogLevel(level))
+      return { ok: false, code: 'INVALID_CALL', message: `unknown log level '${String(level)}'` };
+    this.level = level;
+    const targets = [...this.ready].filter((id) => this.connection(id)?.serverInit?.capabilities.logging);
+    const results = await Promise.all(
+      targets.map(async (id) => {
+        const conn = this.connection(id);
+        if (!conn) return surfaceFailure('SERVER_DOWN', `server '${id}' is not connected`, id);
+        return requestOutcome(conn, id, 'logging/setLevel', { level }, this.timeout(id));
+      }),
+    );
+    return {
+      ok: true,
+      servers: results.flatMap((r) => (r.ok ? [r.server] : [])),
+      failed: results.flatMap((r) => (r.ok ? [] : [r])),
+    };
+  }
+
+  private timeout(id: string): number {
+    return clampTimeout(this.servers.get(id)?.timeouts.callMs ?? 30_000);
+  }
+}
