@@ -24,6 +24,8 @@ export type {
   SupervisorEvent,
 } from './supervisor/types.js';
 export type { CallToolResult } from './protocol/tool-calls.js';
+export type { ProgressUpdate } from './protocol/pending-requests.js';
+export type { ServerIdentity } from './supervisor/server-identity.js';
 // Every call's outcome as data: the text, or a failure with a string code (docs/outcomes.md).
 export {
   type CallErrorCode,

@@ -9,6 +9,7 @@ import {
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
+import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { relayProgress } from './gateway-progress.js';
 
 export interface GatewayOptions {
@@ -48,6 +49,10 @@ export class Gateway {
     this.server.oninitialized = () => {
       this.initialized = true;
     };
+    instructionsAtInitialize(this.server, async () => {
+      await settled(this.started, this.opts.listWaitMs ?? 10_000);
+      return composeInstructions(this.sup.status(), this.sup.config.supervisor.separator);
+    });
     this.server.setRequestHandler(ListToolsRequestSchema, async () => {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);
       const tools = this.sup.listTools().map(toMcpTool);

@@ -30,6 +30,7 @@ import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { checkCallInput, clampTimeout } from './call-input.js';
 import { progressOf } from './call-progress.js';
+import { identityRow } from './server-identity.js';
 import { Connections } from './connections.js';
 import type { CompleteResult, CompletionRef } from './fleet-complete.js';
 import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
@@ -253,6 +254,7 @@ export class Supervisor {
     return this.config.servers.map((s) => ({
       ...this.watch.row(s.id, ctx?.books.children[s.id]?.restarts ?? 0, this.tools),
       containment: this.connections.get(s.id)?.process.containment ?? this.containment,
+      ...identityRow(this.connections.get(s.id)),
     }));
   }
 

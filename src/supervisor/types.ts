@@ -2,6 +2,7 @@ import type { ContainmentKind } from '../process/containment.js';
 import type { SpawnError } from '../process/preflight.js';
 import type { ExitInfo } from '../process/server-process.js';
 import type { LogLevel } from './log-level.js';
+import type { ServerIdentity } from './server-identity.js';
 
 /** Every state a server can be in, as `status()` reports it. */
 export type ServerState =
@@ -39,6 +40,8 @@ export interface ServerStatus {
   tools: number;
   /** What holds it and all it starts: its current (or last) process's, else what its next spawn will use. */
   containment?: ContainmentKind;
+  /** What it said of itself in the handshake (serverInfo, capabilities, instructions), while connected. */
+  server?: ServerIdentity;
 }
 
 /**

@@ -1,10 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliProcesses, ensureBuilt, FIXTURE, ROOT, sleep } from './helpers.js';
+import { cliProcesses, ensureBuilt } from './helpers.js';
+import { connect, received, until, writeConfig } from './serve-helpers.js';
 
 const cli = cliProcesses();
 const clients: Client[] = [];
@@ -14,72 +12,10 @@ afterEach(async () => {
   await cli.reap();
 });
 
-const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const q = (s: string) => JSON.stringify(s);
-
-/** A config of the official server-everything (`ev`) and the fixture (`fx`) logging every message it gets. */
-function writeConfig(dir: string): { config: string; log: string } {
-  const log = join(dir, 'fx.log');
-  const config = join(dir, 'fleet.yaml');
-  writeFileSync(
-    config,
-    [
-      'servers:',
-      '  ev:',
-      `    command: ${q(process.execPath)}`,
-      `    args: [${q(EVERYTHING)}, "stdio"]`,
-      '    timeouts: { startup: 20s, call: 5s, shutdown: 2s }',
-      '  fx:',
-      `    command: ${q(process.execPath)}`,
-      `    args: [${q(FIXTURE)}, ${q(`--log=${log}`)}]`,
-      '    timeouts: { startup: 5s, call: 20s, shutdown: 1s }',
-      '',
-    ].join('\n'),
-  );
-  return { config, log };
-}
-
-async function connect(config: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', config, '--trust-all'],
-    cwd: ROOT,
-    env: { ...(process.env as Record<string, string>), MCP_SUPERVISOR_TRUST_STORE: `${config}.trust.json` },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'progress-test', version: '1.0.0' });
-  clients.push(client);
-  await client.connect(transport);
-  if (transport.pid) cli.trackPid(transport.pid);
-  return client;
-}
-
-/** Every message the fixture received, in order. */
-function received(log: string): Array<{ id?: unknown; method?: string; params?: Record<string, unknown> }> {
-  try {
-    return readFileSync(log, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-  } catch {
-    return [];
-  }
-}
-
-async function until<T>(get: () => T | undefined, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
 describe('serve: progress and cancellation', () => {
   it('relays notifications/progress to the client under the token it chose, one call from another', async () => {
     const { config } = writeConfig(cli.tempDir());
-    const client = await connect(config);
+    const client = await connect(cli, clients, config);
     const seen: Array<{ token: unknown; progress: number; total?: number }> = [];
     client.setNotificationHandler(ProgressNotificationSchema, async (n) => {
       const { progressToken, progress, total } = n.params;
@@ -109,7 +45,7 @@ describe('serve: progress and cancellation', () => {
 
   it('gives the server a token of its own, never the client’s', async () => {
     const { config, log } = writeConfig(cli.tempDir());
-    const client = await connect(config);
+    const client = await connect(cli, clients, config);
     await client.request(
       {
         method: 'tools/call',
@@ -124,7 +60,7 @@ describe('serve: progress and cancellation', () => {
 
   it('a client’s notifications/cancelled reaches the server as notifications/cancelled of our request', async () => {
     const { config, log } = writeConfig(cli.tempDir());
-    const client = await connect(config);
+    const client = await connect(cli, clients, config);
     const abort = new AbortController();
     const pending = client.callTool({ name: 'fx.slow', arguments: { ms: 15_000 } }, undefined, {
       signal: abort.signal,

@@ -1,0 +1,85 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, type cliProcesses, FIXTURE, ROOT, sleep } from './helpers.js';
+
+export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const q = (s: string) => JSON.stringify(s);
+
+/** Extra YAML lines for each server (indented 4), and extra fixture flags. */
+export interface ConfigExtra {
+  ev?: string[];
+  fx?: string[];
+  fxFlags?: string[];
+  head?: string[];
+}
+
+/** A config of the official server-everything (`ev`) and the fixture (`fx`) logging every message it gets. */
+export function writeConfig(dir: string, extra: ConfigExtra = {}): { config: string; log: string } {
+  const log = join(dir, 'fx.log');
+  const config = join(dir, 'fleet.yaml');
+  writeFileSync(
+    config,
+    [
+      ...(extra.head ?? []),
+      'servers:',
+      '  ev:',
+      `    command: ${q(process.execPath)}`,
+      `    args: [${q(EVERYTHING)}, "stdio"]`,
+      '    timeouts: { startup: 20s, call: 5s, shutdown: 2s }',
+      ...(extra.ev ?? []).map((l) => `    ${l}`),
+      '  fx:',
+      `    command: ${q(process.execPath)}`,
+      `    args: [${[FIXTURE, `--log=${log}`, ...(extra.fxFlags ?? [])].map(q).join(', ')}]`,
+      '    timeouts: { startup: 5s, call: 20s, shutdown: 1s }',
+      ...(extra.fx ?? []).map((l) => `    ${l}`),
+      '',
+    ].join('\n'),
+  );
+  return { config, log };
+}
+
+export async function connect(
+  cli: ReturnType<typeof cliProcesses>,
+  clients: Client[],
+  config: string,
+  options?: ClientOptions,
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', config, '--trust-all'],
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), MCP_SUPERVISOR_TRUST_STORE: `${config}.trust.json` },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'serve-test', version: '1.0.0' }, options);
+  clients.push(client);
+  await client.connect(transport);
+  if (transport.pid) cli.trackPid(transport.pid);
+  return client;
+}
+
+/** Every message the fixture received, in order. */
+export function received(
+  log: string,
+): Array<{ id?: unknown; method?: string; params?: Record<string, unknown> }> {
+  try {
+    return readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}
+
+export async function until<T>(get: () => T | undefined, ms: number, what: string): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
