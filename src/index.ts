@@ -34,6 +34,20 @@ export {
   OUTCOME_CODE_META_KEY,
 } from './protocol/call-outcome.js';
 export type { GateVerdict } from './trust/trust-gate.js';
+// Resources across the fleet: listed, read and subscribed to by URI (docs/registry.md, "Resource URIs").
+export type {
+  FleetResource,
+  FleetResourceContents,
+  FleetResourceTemplate,
+  ResourceErrorCode,
+  ResourceFailure,
+  ResourceListOutcome,
+  ResourceReadOutcome,
+  ResourceSubscribeOutcome,
+  ResourceTemplatesOutcome,
+  ResourceUpdate,
+} from './supervisor/resource-outcome.js';
+export { parseQualifiedUri, qualifyTemplate, qualifyUri } from './registry/resource-uri.js';
 
 // Config: load and check a YAML/JSON config, or build one in code with the same shapes and defaults.
 export { loadConfig, type ParseConfigOptions, parseConfig } from './config/parse-config.js';

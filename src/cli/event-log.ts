@@ -100,6 +100,8 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
       };
     case 'stderr':
       return { level: 'info', fields: { event: 'stderr', server: e.server, line: e.line } };
+    case 'resources':
+      return { level: 'info', fields: { event: 'resources', server: e.server } };
   }
 }
 

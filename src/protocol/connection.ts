@@ -40,6 +40,9 @@ export interface ConnectionOptions {
 /** What a connection tells its owner besides call results. */
 export type ConnectionEvent =
   | { type: 'tools_changed' }
+  | { type: 'resources_changed' }
+  /** `notifications/resources/updated`: a resource this connection subscribed to changed. */
+  | { type: 'resource_updated'; uri: string }
   | { type: 'prompts_changed' }
   /** One line the server wrote to stderr (cut and rate-limited); `dropped` lines before it were not passed on. */
   | { type: 'stderr'; line: string; dropped: number }
@@ -310,6 +313,13 @@ export class McpConnection {
     }
     if (isNotification(m) && m.method === 'notifications/tools/list_changed' && this.handshakeDone) {
       this.emit({ type: 'tools_changed' });
+    }
+    if (isNotification(m) && m.method === 'notifications/resources/list_changed' && this.handshakeDone) {
+      this.emit({ type: 'resources_changed' });
+    }
+    if (isNotification(m) && m.method === 'notifications/resources/updated' && this.handshakeDone) {
+      const uri = (m.params as { uri?: unknown } | undefined)?.uri;
+      if (typeof uri === 'string') this.emit({ type: 'resource_updated', uri });
     }
     if (isNotification(m) && m.method === 'notifications/prompts/list_changed' && this.handshakeDone) {
       this.emit({ type: 'prompts_changed' });

@@ -34,6 +34,7 @@ import { identityRow } from './server-identity.js';
 import { Connections } from './connections.js';
 import type { CompleteResult, CompletionRef } from './fleet-complete.js';
 import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
+import { FleetResources } from './fleet-resources.js';
 import { FleetTools } from './fleet-tools.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import {
@@ -43,6 +44,13 @@ import {
   processActor,
   vetToolsActor,
 } from './runtime-actors.js';
+import type {
+  ResourceListOutcome,
+  ResourceReadOutcome,
+  ResourceSubscribeOutcome,
+  ResourceTemplatesOutcome,
+  ResourceUpdate,
+} from './resource-outcome.js';
 import { ServerWatch } from './server-watch.js';
 import { listingNotice, talkNotice } from './talk-notices.js';
 import type { ApprovalRequest, ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
@@ -114,6 +122,7 @@ export class Supervisor {
   private readonly watch: ServerWatch;
   private readonly tools: FleetTools;
   private readonly surface: FleetSurface;
+  private readonly resources: FleetResources;
   private started = false;
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
@@ -160,6 +169,7 @@ export class Supervisor {
         if (event.type === 'refused')
           this.emit({ type: 'refused', server: id, method: event.method, at: now() });
         this.surface.onConnection(id, event);
+        this.resources.onConnectionEvent(id, event);
         const notice = talkNotice(event);
         if (notice) this.emit({ type: 'notice', server: id, ...notice, at: now() });
       },
@@ -197,12 +207,22 @@ export class Supervisor {
       (e) => this.emit(e),
       now,
     );
+    this.resources = new FleetResources({
+      servers: config.servers,
+      connection: (id) => this.connections.get(id),
+      ready: async (id, ms) =>
+        (await this.watch.until(id, (s) => s === 'ready' || DOWN.has(s), ms)) === 'ready',
+      stopped: () => this.stopping !== undefined,
+      changed: (server) => this.emit({ type: 'resources', server, at: now() }),
+      warn: (message) => options.logger?.warn?.(message),
+    });
     this.watch = new ServerWatch(
       this.actor,
       now,
       (e) => {
         this.emit(e);
         if (e.type === 'state') this.surface.onState(e.server, e.to);
+        if (e.type === 'state') this.resources.onState(e.server, e.to);
       },
       (id, snap) => this.tools.update(id, snap),
     );
@@ -230,6 +250,7 @@ export class Supervisor {
 
   private async runStop(): Promise<void> {
     this.trust.close();
+    this.resources.close();
     if (this.started) {
       for (const server of [...this.config.servers].reverse()) {
         this.actor.send({ type: 'STOP', id: server.id });
@@ -334,6 +355,35 @@ export class Supervisor {
   /** Whether some ready server declares an MCP capability (`prompts`, `completions`, `logging`, …). */
   offers(capability: string): boolean {
     return this.surface.offers(capability);
+  }
+
+  /**
+   * One page of every ready server's resources, in config order (docs/registry.md, "Resource URIs"); pass the
+   * `nextCursor` back for the next page. Never rejects: a failure is data with its code.
+   */
+  listResources(opts: { cursor?: string } = {}): Promise<ResourceListOutcome> {
+    return this.resources.list(opts.cursor);
+  }
+
+  /** Every ready server's resource templates, template URIs under the same rules as resource URIs. */
+  listResourceTemplates(): Promise<ResourceTemplatesOutcome> {
+    return this.resources.templates();
+  }
+
+  /** Reads a resource from the server that owns its URI; never rejects (`UNKNOWN_RESOURCE`, `SERVER_DOWN`, …). */
+  readResource(uri: string): Promise<ResourceReadOutcome> {
+    return this.resources.read(uri);
+  }
+
+  /**
+   * Subscribes to a resource at its owning server: `listener` hears that server's `resources/updated` for that
+   * resource and nothing else. Subscriptions survive a restart of the server. Never rejects.
+   */
+  subscribeResource(
+    uri: string,
+    listener: (update: ResourceUpdate) => void,
+  ): Promise<ResourceSubscribeOutcome> {
+    return this.resources.subscribe(uri, listener);
   }
 
   /** Restarts one server now, clearing its restart history. */

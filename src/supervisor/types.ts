@@ -86,6 +86,8 @@ export type SupervisorEvent =
   /** `code`, when present, says what happened as data (`QUEUE_FULL`, `RATE_LIMITED`, `LISTING_CUT`); `message` is for people. */
   | { type: 'notice'; server: string | null; message: string; at: number; code?: NoticeCode }
   | { type: 'escalated'; reason: string; at: number }
+  /** A server's resources may differ: it became ready, left, or sent `resources/list_changed`. */
+  | { type: 'resources'; server: string; at: number }
   /** A server's prompts changed (it became ready, left, or sent `prompts/list_changed`); names are exposed names. */
   | { type: 'prompts'; server: string; added: string[]; removed: string[]; at: number }
   /** A server's `notifications/message`: its level, logger and data as sent. */

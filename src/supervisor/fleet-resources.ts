@@ -1,0 +1,270 @@
+import type { ServerConfig } from '../config/types.js';
+import { isRecord } from '../framing/is-record.js';
+import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import { isQualified, parseQualifiedUri, qualifyTemplate, qualifyUri } from '../registry/resource-uri.js';
+import { clampTimeout } from './call-input.js';
+import {
+  type FleetResource,
+  type FleetResourceContents,
+  type FleetResourceTemplate,
+  type ResourceFailure,
+  type ResourceListOutcome,
+  type ResourceReadOutcome,
+  type ResourceSubscribeOutcome,
+  type ResourceTemplatesOutcome,
+  type ResourceUpdate,
+  resourceFailure,
+  resourceFailureFromError,
+} from './resource-outcome.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { loadCatalog, matchesTemplate, type ServerCatalog } from './server-resources.js';
+import type { ServerState } from './types.js';
+
+export interface FleetResourcesDeps {
+  servers: readonly ServerConfig[];
+  connection: (id: string) => McpConnection | undefined;
+  /** Resolves true once the server is ready, false if it went down or `timeoutMs` passed. */
+  ready: (id: string, timeoutMs: number) => Promise<boolean>;
+  stopped: () => boolean;
+  /** A server's resources came, went or changed. */
+  changed: (server: string) => void;
+  warn: (message: string) => void;
+}
+
+/**
+ * The fleet's resources: lists merged across ready servers under the URI rules of `resource-uri.ts`, reads and
+ * subscriptions routed to the owning server, and a `changed` call whenever a server's resources may differ.
+ */
+export class FleetResources {
+  private readonly catalogs = new Map<string, ServerCatalog>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private readonly subs = new ResourceSubscriptions();
+  private readonly order: string[];
+  private readonly byId: Map<string, ServerConfig>;
+
+  constructor(private readonly deps: FleetResourcesDeps) {
+    this.order = deps.servers.map((s) => s.id);
+    this.byId = new Map(deps.servers.map((s) => [s.id, s]));
+  }
+
+  /** A server's state changed: a ready server with resources is catalogued (and re-subscribed); a gone one dropped. */
+  onState(id: string, to: ServerState): void {
+    if (to === 'ready') {
+      if (!this.catalogs.has(id) && !this.loading.has(id)) this.load(id, true);
+    } else if (to !== 'wedged' && (this.catalogs.delete(id) || this.loading.delete(id))) {
+      this.deps.changed(id);
+    }
+  }
+
+  onConnectionEvent(id: string, event: ConnectionEvent): void {
+    if (event.type === 'resources_changed' && this.catalogs.has(id)) this.load(id, false);
+    if (event.type === 'resource_updated') {
+      this.subs.deliver(id, event.uri, (err) => this.deps.warn(`resource listener threw: ${String(err)}`));
+    }
+  }
+
+  /** Whether any ready server offers resources now. */
+  get offered(): boolean {
+    return this.catalogs.size > 0;
+  }
+
+  async list(cursor?: string): Promise<ResourceListOutcome> {
+    await this.settled();
+    if (this.order.length === 0) return { ok: true, resources: [] };
+    let at: { s: string; c?: string } | undefined =
+      cursor === undefined ? { s: this.order[0]! } : decodeCursor(cursor);
+    if (!at || !this.byId.has(at.s))
+      return resourceFailure('INVALID_CURSOR', `unknown cursor ${JSON.stringify(cursor)}`);
+    for (let i = this.order.indexOf(at.s); i < this.order.length; i++) {
+      const id = this.order[i]!;
+      const nextServer = this.order.slice(i + 1).find((s) => this.catalogs.has(s));
+      const after = nextServer === undefined ? undefined : encodeCursor({ s: nextServer });
+      const conn = this.deps.connection(id);
+      const serverCursor = id === at.s ? at.c : undefined;
+      if (!this.catalogs.has(id) || !conn) continue;
+      let raw: unknown;
+      try {
+        const params = serverCursor === undefined ? {} : { cursor: serverCursor };
+        raw = await conn.request('resources/list', params, { timeoutMs: this.timeoutOf(id) });
+      } catch (err) {
+        // One server failing to list leaves the others listable; its resources are absent from this walk.
+        this.deps.warn(`resources/list of '${id}' failed: ${resourceFailureFromError(err, {}).message}`);
+        continue;
+      }
+      if (!isRecord(raw) || !Array.isArray(raw.resources)) continue;
+      const resources = raw.resources
+        .filter((r): r is FleetResource => isRecord(r) && typeof r.uri === 'string')
+        .map((r) => ({ ...r, uri: this.expose(id, r.uri) }));
+      const next = typeof raw.nextCursor === 'string' ? encodeCursor({ s: id, c: raw.nextCursor }) : after;
+      if (resources.length === 0 && next === after && after !== undefined) {
+        at = { s: this.order[i + 1]! };
+        continue;
+      }
+      return { ok: true, resources, ...(next !== undefined ? { nextCursor: next } : {}) };
+    }
+    return { ok: true, resources: [] };
+  }
+
+  async templates(): Promise<ResourceTemplatesOutcome> {
+    await this.settled();
+    const resourceTemplates: FleetResourceTemplate[] = [];
+    const seen = new Set<string>();
+    for (const id of this.order) {
+      for (const t of this.catalogs.get(id)?.templates ?? []) {
+        const clash = seen.has(t.uriTemplate) || isQualified(t.uriTemplate);
+        seen.add(t.uriTemplate);
+        const uriTemplate = clash ? qualifyTemplate(id, t.uriTemplate) : t.uriTemplate;
+        resourceTemplates.push({ ...(t.item as FleetResourceTemplate), uriTemplate });
+      }
+    }
+    return { ok: true, resourceTemplates };
+  }
+
+  async read(uri: unknown): Promise<ResourceReadOutcome> {
+    const target = await this.route(uri);
+    if (!target.ok) return target;
+    const { server, original, conn } = target;
+    try {
+      const raw = await conn.request(
+        'resources/read',
+        { uri: original },
+        { timeoutMs: this.timeoutOf(server) },
+      );
+      if (!isRecord(raw) || !Array.isArray(raw.contents)) {
+        return resourceFailure('INVALID_RESULT', `'${server}' answered resources/read without contents`, {
+          server,
+          uri: uri as string,
+        });
+      }
+      const contents = raw.contents
+        .filter((c): c is FleetResourceContents => isRecord(c) && typeof c.uri === 'string')
+        .map((c) => ({ ...c, uri: this.expose(server, c.uri) }));
+      return { ok: true, server, contents, ...(isRecord(raw._meta) ? { _meta: raw._meta } : {}) };
+    } catch (err) {
+      return resourceFailureFromError(err, { server, uri: uri as string });
+    }
+  }
+
+  async subscribe(uri: unknown, listener: (u: ResourceUpdate) => void): Promise<ResourceSubscribeOutcome> {
+    if (typeof listener !== 'function') return resourceFailure('INVALID_CALL', 'listener must be a function');
+    const target = await this.route(uri);
+    if (!target.ok) return target;
+    const { server, original, conn } = target;
+    const caps = conn.serverInit?.capabilities.resources;
+    if (!isRecord(caps) || caps.subscribe !== true) {
+      return resourceFailure('NOT_SUPPORTED', `server '${server}' does not offer resource subscriptions`, {
+        server,
+        uri: uri as string,
+      });
+    }
+    const entry = this.subs.add(server, original, uri as string, listener);
+    if (entry.first) {
+      try {
+        await conn.request('resources/subscribe', { uri: original }, { timeoutMs: this.timeoutOf(server) });
+      } catch (err) {
+        entry.remove();
+        return resourceFailureFromError(err, { server, uri: uri as string });
+      }
+    }
+    const unsubscribe = async () => {
+      if (!entry.remove()) return;
+      await this.deps
+        .connection(server)
+        ?.request('resources/unsubscribe', { uri: original }, { timeoutMs: this.timeoutOf(server) })
+        .catch(() => {});
+    };
+    return { ok: true, server, unsubscribe };
+  }
+
+  close(): void {
+    this.subs.clear();
+    this.catalogs.clear();
+  }
+
+  private async route(
+    uri: unknown,
+  ): Promise<{ ok: true; server: string; original: string; conn: McpConnection } | ResourceFailure> {
+    if (typeof uri !== 'string' || uri === '')
+      return resourceFailure('INVALID_CALL', 'uri must be a non-empty string');
+    if (this.deps.stopped()) return resourceFailure('STOPPED', 'supervisor is stopped', { uri });
+    await this.settled();
+    const owner = this.ownerOf(uri);
+    if (!owner) return resourceFailure('UNKNOWN_RESOURCE', `no server offers resource '${uri}'`, { uri });
+    const timeoutMs = this.timeoutOf(owner.server);
+    const conn = (await this.deps.ready(owner.server, timeoutMs))
+      ? this.deps.connection(owner.server)
+      : undefined;
+    if (!conn)
+      return resourceFailure('SERVER_DOWN', `server '${owner.server}' is not ready`, {
+        server: owner.server,
+        uri,
+      });
+    return { ok: true, server: owner.server, original: owner.uri, conn };
+  }
+
+  /** The server a URI routes to: the one it names, else the first in config order listing it or a matching template. */
+  private ownerOf(uri: string): { server: string; uri: string } | undefined {
+    const named = parseQualifiedUri(uri);
+    if (named) return this.byId.has(named.server) ? named : undefined;
+    const listed = this.order.find((id) => this.catalogs.get(id)?.uris.has(uri));
+    if (listed) return { server: listed, uri };
+    const templated = this.order.find((id) => {
+      const c = this.catalogs.get(id);
+      return c !== undefined && matchesTemplate(c, uri);
+    });
+    if (templated) return { server: templated, uri };
+    const offering = this.order.filter((id) => this.catalogs.has(id));
+    return offering.length === 1 ? { server: offering[0]!, uri } : undefined;
+  }
+
+  /** Plain when the plain URI routes back to `server`, else qualified: every exposed URI reads from its server. */
+  private expose(server: string, uri: string): string {
+    return isQualified(uri) || this.ownerOf(uri)?.server !== server ? qualifyUri(server, uri) : uri;
+  }
+
+  private load(id: string, fresh: boolean): void {
+    const conn = this.deps.connection(id);
+    const caps = conn?.serverInit?.capabilities;
+    if (!conn || !isRecord(caps) || !isRecord(caps.resources)) return;
+    const job = loadCatalog(conn, this.timeoutOf(id)).then((catalog) => {
+      if (this.loading.get(id) !== job || this.deps.connection(id) !== conn) return;
+      this.loading.delete(id);
+      this.catalogs.set(id, catalog);
+      if (fresh) for (const uri of this.subs.urisOf(id)) this.resubscribe(conn, id, uri);
+      this.deps.changed(id);
+    });
+    this.loading.set(id, job);
+  }
+
+  // A restarted server forgot who subscribed: ask it again for each resource someone still listens to.
+  private resubscribe(conn: McpConnection, id: string, uri: string): void {
+    conn.request('resources/subscribe', { uri }, { timeoutMs: this.timeoutOf(id) }).catch((err: unknown) => {
+      if (this.subs.has(id, uri))
+        this.deps.warn(`could not subscribe '${id}' to ${uri} again: ${String(err)}`);
+    });
+  }
+
+  /** Waits for catalogs being read, so a collision with a server still loading is not missed. */
+  private async settled(): Promise<void> {
+    if (this.loading.size > 0) await Promise.allSettled([...this.loading.values()]);
+  }
+
+  private timeoutOf(id: string): number {
+    return clampTimeout(this.byId.get(id)?.timeouts.callMs ?? 30_000);
+  }
+}
+
+function encodeCursor(at: { s: string; c?: string }): string {
+  return Buffer.from(JSON.stringify(at)).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { s: string; c?: string } | undefined {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!isRecord(v) || typeof v.s !== 'string') return undefined;
+    if (v.c !== undefined && typeof v.c !== 'string') return undefined;
+    return v.c === undefined ? { s: v.s } : { s: v.s, c: v.c };
+  } catch {
+    return undefined;
+  }
+}
