@@ -11,6 +11,7 @@ import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { relayProgress } from './gateway-progress.js';
+import { gatewayResult } from './gateway-result.js';
 
 export interface GatewayOptions {
   name: string;
@@ -23,6 +24,8 @@ export interface GatewayOptions {
   onWarn?: (message: string) => void;
   /** The client's scopes, checked on every call; none by default (a tool that requires scopes is refused). */
   scopes?: readonly string[];
+  /** A cap on every tool result sent, below each server's own `maxResultBytes` (see docs/configuration.md). */
+  maxResultBytes?: number;
 }
 
 /**
@@ -63,8 +66,14 @@ export class Gateway {
       const { name, arguments: args } = request.params;
       const scopes = this.opts.scopes ?? [];
       const progress = relayProgress(request.params._meta, extra, this.opts.onWarn);
-      const result = await this.sup.callToolResult(name, args, { signal: extra.signal, scopes, ...progress });
-      return result as CallToolResult;
+      const cap = this.opts.maxResultBytes;
+      const result = await this.sup.callToolResult(name, args, {
+        signal: extra.signal,
+        scopes,
+        ...progress,
+        ...(cap !== undefined ? { maxResultBytes: cap } : {}),
+      });
+      return gatewayResult(name, result) as CallToolResult;
     });
     this.unsubscribe = sup.subscribe((e) => {
       if (e.type === 'tools' || e.type === 'state') this.schedule();
@@ -110,7 +119,10 @@ export class Gateway {
 
 /** An exposed tool as an MCP `Tool` (schemas are objects, as MCP requires). */
 export function toMcpTool(t: ExposedTool): Tool {
-  const tool: Tool = { name: t.name, inputSchema: { ...t.inputSchema, type: 'object' } };
+  // Every field the server listed goes on (title, annotations, execution, icons, _meta, future ones); only the
+  // name is ours, and the parts the fleet checked or filled in (schemas, a declared description) are its own.
+  const { description: _d, outputSchema: _o, ...listed } = t.definition ?? {};
+  const tool: Tool = { ...listed, name: t.name, inputSchema: { ...t.inputSchema, type: 'object' } };
   if (t.description !== undefined) tool.description = t.description;
   if (t.outputSchema !== undefined) tool.outputSchema = { ...t.outputSchema, type: 'object' };
   return tool;

@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CallFlags } from './call.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
+import { parseResultCap } from './result-cap.js';
 import type { RunFlags } from './run.js';
 import type { ServeFlags } from './serve.js';
 
@@ -48,6 +49,11 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .description('expose the whole fleet as one MCP server on stdio (stdout is protocol only)')
     .argument('<config>', 'fleet config')
     .option(...SCOPES_OPTION)
+    .option(
+      '--max-result-bytes <size>',
+      "cap on every tool result sent (e.g. 1MiB), below each server's maxResultBytes; default 4MiB",
+      parseResultCap,
+    )
     .action(async (config: string, flags: ServeFlags) =>
       setCode(await (await import('./serve.js')).serveCommand(config, flags, version)),
     );

@@ -5,11 +5,14 @@ import type { FleetFlags } from './fleet-options.js';
 import { Gateway } from './gateway.js';
 import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
+import { DEFAULT_SERVE_RESULT_BYTES } from './result-cap.js';
 import { handleShutdownSignals } from './shutdown.js';
 
 export interface ServeFlags extends FleetFlags {
   /** The scopes of the client this gateway serves (`--scopes a,b`); every call is checked against them. */
   scopes?: string[];
+  /** `--max-result-bytes`: the cap on every tool result sent to the client. */
+  maxResultBytes?: number;
 }
 
 /**
@@ -29,6 +32,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
     name: 'mcp-supervisor',
     version,
     scopes: flags.scopes ?? [],
+    maxResultBytes: flags.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
     onWarn: (m) => reporter.log('warn', m),
   });
 

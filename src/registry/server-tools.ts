@@ -14,6 +14,9 @@ export interface DiscoveredTool {
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  execution?: Record<string, unknown>;
+  icons?: unknown[];
+  _meta?: Record<string, unknown>;
 }
 
 export interface ResolveServerToolsInput {
@@ -99,6 +102,7 @@ export function resolveServerTools(input: ResolveServerToolsInput): ResolvedServ
         `server ${serverId}: tool ${JSON.stringify(name)} has a non-object outputSchema; ignored`,
       );
     }
+    copyDefinition(tool, raw);
     tools.push(tool);
   });
 
@@ -107,6 +111,18 @@ export function resolveServerTools(input: ResolveServerToolsInput): ResolvedServ
     .map((d) => d.name)
     .filter((n) => !listed.has(n));
   return { tools, problems, missingDeclared };
+}
+
+/** Keeps every other field of the listed definition: typed where MCP defines it, and whole in `definition`. */
+function copyDefinition(tool: ExposedTool, raw: Record<string, unknown>): void {
+  const { title, annotations, execution, icons, _meta } = raw;
+  if (typeof title === 'string') tool.title = title;
+  if (isRecord(annotations)) tool.annotations = annotations;
+  if (isRecord(execution)) tool.execution = execution;
+  if (Array.isArray(icons)) tool.icons = icons;
+  if (isRecord(_meta)) tool._meta = _meta;
+  // A spread defines own properties, so a listed `__proto__` stays a plain key of the copy.
+  tool.definition = { ...raw };
 }
 
 /** Runs one registration; the registry's refusal, or undefined when it took the tool. */

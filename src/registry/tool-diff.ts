@@ -39,6 +39,8 @@ export function toolFingerprint(tool: ExposedTool): string {
     inputSchema: tool.inputSchema,
     outputSchema: tool.outputSchema,
     scopesRequired: [...new Set(tool.scopesRequired)].sort(),
+    // The rest of what the server listed: annotations, _meta, execution, title, icons, future fields.
+    definition: tool.definition,
   });
 }
 

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../registry/canonical-json.js';
 
-/** The parts of an MCP tool definition a pin covers: everything that tells a model what the tool does. */
+/**
+ * An MCP tool definition as a pin covers it: the whole of it — annotations, `_meta`, execution, icons and fields
+ * no MCP version has yet included — since any of it may change what a client or a model does with the tool.
+ */
 export interface PinnableTool {
   name: string;
   title?: string;
@@ -9,6 +12,7 @@ export interface PinnableTool {
   inputSchema?: unknown;
   outputSchema?: unknown;
   annotations?: unknown;
+  _meta?: unknown;
 }
 
 /** What a tool list looks like against the pins of its server. */
@@ -25,10 +29,12 @@ export interface PinCheck<T extends PinnableTool> {
   firstSight: boolean;
 }
 
-/** sha256 (hex) of a tool definition in canonical JSON: key order never changes it, any content change does. */
+/**
+ * sha256 (hex) of a whole tool definition in canonical JSON: key order never changes it, any content change does.
+ * A definition of only the fields pins once covered hashes as it always did, so stored pins stay valid.
+ */
 export function hashToolDefinition(tool: PinnableTool): string {
-  const { name, title, description, inputSchema, outputSchema, annotations } = tool;
-  const text = canonicalJson({ name, title, description, inputSchema, outputSchema, annotations });
+  const text = canonicalJson(tool);
   return createHash('sha256').update(`mcp-supervisor/tool/1\0${text}`, 'utf8').digest('hex');
 }
 

@@ -11,7 +11,7 @@ describe('ERROR: text is rendered, never read back', () => {
 
   it('one string literal in src/ spells the ERROR: prefix: the one every rendering uses', () => {
     const spelled = findings(/['"`]ERROR:/).map((f) => f.replace(/:\d+:/, ':'));
-    expect(spelled).toEqual(["src/framing/flatten.ts: export const ERROR_PREFIX = 'ERROR: ';"]);
+    expect(spelled).toEqual(["src/framing/read-result.ts: export const ERROR_PREFIX = 'ERROR: ';"]);
   });
 
   it('sees what it looks for: the patterns match the code they forbid', () => {

@@ -80,12 +80,12 @@ describe('mcp-supervisor serve', () => {
     expect(image.content).toEqual([expect.objectContaining({ type: 'image', mimeType: 'image/png' })]);
     const failed = await client.callTool({ name: 'fx.fail', arguments: { message: 'nope' } });
     expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'nope' }] });
-    const unknown = await client.callTool({ name: 'fx.missing', arguments: {} });
-    expect(unknown.isError).toBe(true);
-    expect(unknown.content).toEqual([{ type: 'text', text: expect.stringMatching(/^ERROR: unknown tool/) }]);
+    // An unknown tool is a JSON-RPC error (−32602), as the spec asks: see serve-tools.test.ts.
+    await expect(client.callTool({ name: 'fx.missing', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
     // The code travels to the front client beside the text.
     expect(failed._meta).toEqual({ 'mcp-supervisor/code': 'TOOL_ERROR' });
-    expect(unknown._meta).toEqual({ 'mcp-supervisor/code': 'UNKNOWN_TOOL' });
     expect(ok._meta).toBeUndefined();
   });
 

@@ -41,7 +41,30 @@ describe('resolveServerTools: names', () => {
       description: 'Env',
       inputSchema: { type: 'object', properties: {} },
       scopesRequired: [],
+      definition: discovered[0],
     });
+  });
+
+  it('keeps every other field of a definition: typed where MCP defines it, and whole as listed', () => {
+    const listed = {
+      name: 'rich',
+      title: 'Rich',
+      annotations: { readOnlyHint: true },
+      execution: { taskSupport: 'required' },
+      icons: [{ src: 'https://example.com/i.png' }],
+      _meta: { 'example.com/k': 1 },
+      futureField: [1, 2],
+    };
+    const [tool] = resolve({ discovered: [listed as DiscoveredTool] }).tools;
+    expect(tool).toMatchObject({
+      title: 'Rich',
+      annotations: { readOnlyHint: true },
+      execution: { taskSupport: 'required' },
+      icons: [{ src: 'https://example.com/i.png' }],
+      _meta: { 'example.com/k': 1 },
+    });
+    expect(tool?.definition).toEqual(listed);
+    expect(tool?.definition).not.toBe(listed);
   });
 
   it('uses the LLM-safe form under "__"', () => {

@@ -34,6 +34,12 @@ describe('hashToolDefinition', () => {
       { ...search, outputSchema: { type: 'object' } },
       { ...search, annotations: { destructiveHint: true } },
       { ...search, title: 'Search' },
+      // The whole definition is pinned: hints, _meta and fields no MCP version has yet are part of it.
+      { ...search, annotations: { readOnlyHint: true } },
+      { ...search, _meta: { 'example.com/route': 'elsewhere' } },
+      { ...search, execution: { taskSupport: 'required' } } as PinnableTool,
+      { ...search, icons: [{ src: 'https://example.com/i.png' }] } as PinnableTool,
+      { ...search, futureField: 1 } as PinnableTool,
     ];
     const hashes = new Set([hashToolDefinition(search), ...variants.map(hashToolDefinition)]);
     expect(hashes.size).toBe(variants.length + 1);

@@ -1,0 +1,15 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { OUTCOME_CODE_META_KEY } from '../protocol/call-outcome.js';
+import type { CallToolResult } from '../protocol/tool-calls.js';
+
+/**
+ * What `serve` answers a tools/call of `name` with: the supervisor's result, except that a name no server exposes
+ * is the JSON-RPC error −32602 the spec asks for (the library keeps it an `isError` result coded UNKNOWN_TOOL).
+ * Decided on the code in `_meta`, which only the supervisor can set.
+ */
+export function gatewayResult(name: string, result: CallToolResult): CallToolResult {
+  if (result.isError === true && result._meta?.[OUTCOME_CODE_META_KEY] === 'UNKNOWN_TOOL') {
+    throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'`);
+  }
+  return result;
+}
