@@ -31,12 +31,16 @@ export function composeInstructions(rows: readonly ServerStatus[], separator: st
  * awaited (it may wait, bounded, for the fleet's first start). MCP has no notification for changed instructions,
  * so a client sees the fleet as it was at its handshake.
  */
-export function instructionsAtInitialize(server: Server, compose: () => Promise<string | undefined>): void {
+export function instructionsAtInitialize(
+  server: Server,
+  compose: () => Promise<string | undefined>,
+  adjust: (result: InitializeResult) => InitializeResult = (result) => result,
+): void {
   // The SDK's own handler records the client's capabilities and info, which later requests rely on; it is kept
   // and only its answer is extended. Pinned SDK (package.json): a test covers this on every upgrade.
   const sdk = server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> };
   server.setRequestHandler(InitializeRequestSchema, async (request) => {
     const [result, instructions] = await Promise.all([sdk._oninitialize(request), compose()]);
-    return instructions === undefined ? result : { ...result, instructions };
+    return adjust(instructions === undefined ? result : { ...result, instructions });
   });
 }

@@ -12,6 +12,7 @@ import { gatewayCapabilities } from './gateway-capabilities.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { relayProgress } from './gateway-progress.js';
 import { gatewayResult } from './gateway-result.js';
+import { GatewaySurface } from './gateway-surface.js';
 
 export interface GatewayOptions {
   name: string;
@@ -39,6 +40,7 @@ export class Gateway {
   private announced = '';
   private timer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: () => void;
+  private readonly surface: GatewaySurface;
 
   constructor(
     private readonly sup: Supervisor,
@@ -47,15 +49,25 @@ export class Gateway {
   ) {
     this.server = new Server(
       { name: opts.name, version: opts.version },
-      { capabilities: gatewayCapabilities({ tools: true }) },
+      // Prompts, completions and logging are trimmed from the answer when no server offers them (GatewaySurface).
+      { capabilities: gatewayCapabilities({ tools: true, prompts: true, completions: true, logging: true }) },
     );
     this.server.oninitialized = () => {
       this.initialized = true;
     };
-    instructionsAtInitialize(this.server, async () => {
-      await settled(this.started, this.opts.listWaitMs ?? 10_000);
-      return composeInstructions(this.sup.status(), this.sup.config.supervisor.separator);
+    this.surface = new GatewaySurface(this.server, sup, {
+      settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
+      debounceMs: opts.debounceMs ?? 50,
+      onWarn: opts.onWarn,
     });
+    instructionsAtInitialize(
+      this.server,
+      async () => {
+        await settled(this.started, this.opts.listWaitMs ?? 10_000);
+        return composeInstructions(this.sup.status(), this.sup.config.supervisor.separator);
+      },
+      (result) => this.surface.trim(result),
+    );
     this.server.setRequestHandler(ListToolsRequestSchema, async () => {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);
       const tools = this.sup.listTools().map(toMcpTool);
@@ -90,6 +102,7 @@ export class Gateway {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
+    this.surface.close();
     if (this.timer) clearTimeout(this.timer);
     await this.server.close().catch(() => {});
   }

@@ -26,7 +26,7 @@ export async function completeOn(
   promptFor: (name: string) => ExposedPrompt | undefined,
   ref: CompletionRef,
   argument: { name: string; value: string },
-  context?: { arguments?: Record<string, string> },
+  context?: { arguments?: Record<string, string> | undefined },
 ): Promise<SurfaceOutcome<CompleteResult>> {
   if (!isArgument(argument)) {
     return surfaceFailure('INVALID_CALL', 'invalid completion: argument must be { name, value } strings');

@@ -113,7 +113,7 @@ export class FleetSurface {
   complete(
     ref: CompletionRef,
     argument: { name: string; value: string },
-    context?: { arguments?: Record<string, string> },
+    context?: { arguments?: Record<string, string> | undefined },
   ): Promise<SurfaceOutcome<CompleteResult>> {
     const ready = [...this.servers.keys()].flatMap((id) => {
       if (!this.ready.has(id)) return [];

@@ -16,6 +16,7 @@ import {
   outcomeText,
 } from '../protocol/call-outcome.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import {
   type CallToolResult,
   callToolOutcome as callOnConnection,
@@ -23,7 +24,6 @@ import {
   type ListedTool,
 } from '../protocol/tool-calls.js';
 import type { ListingCut } from '../protocol/tool-listing.js';
-import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import { checkScopes } from '../registry/scopes.js';
 import { TrustGate } from '../trust/trust-gate.js';
@@ -341,7 +341,7 @@ export class Supervisor {
   async complete(
     ref: CompletionRef,
     argument: { name: string; value: string },
-    context?: { arguments?: Record<string, string> },
+    context?: { arguments?: Record<string, string> | undefined },
   ): Promise<SurfaceOutcome<CompleteResult>> {
     if (this.stopping) return surfaceFailure('STOPPED', 'supervisor is stopped');
     return this.surface.complete(ref, argument, context);

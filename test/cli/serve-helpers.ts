@@ -45,6 +45,8 @@ export async function connect(
   clients: Client[],
   config: string,
   options?: ClientOptions,
+  /** Runs before the handshake: for notification handlers that must not miss an early notification. */
+  before?: (client: Client) => void,
 ): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -55,6 +57,7 @@ export async function connect(
   });
   const client = new Client({ name: 'serve-test', version: '1.0.0' }, options);
   clients.push(client);
+  before?.(client);
   await client.connect(transport);
   if (transport.pid) cli.trackPid(transport.pid);
   return client;
