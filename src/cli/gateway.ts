@@ -11,6 +11,7 @@ import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { relayProgress } from './gateway-progress.js';
+import { GatewayResources } from './gateway-resources.js';
 import { gatewayResult } from './gateway-result.js';
 import { GatewaySurface } from './gateway-surface.js';
 
@@ -41,6 +42,7 @@ export class Gateway {
   private timer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: () => void;
   private readonly surface: GatewaySurface;
+  private readonly resources: GatewayResources;
 
   constructor(
     private readonly sup: Supervisor,
@@ -50,12 +52,25 @@ export class Gateway {
     this.server = new Server(
       { name: opts.name, version: opts.version },
       // Prompts, completions and logging are trimmed from the answer when no server offers them (GatewaySurface).
-      { capabilities: gatewayCapabilities({ tools: true, prompts: true, completions: true, logging: true }) },
+      {
+        capabilities: gatewayCapabilities({
+          tools: true,
+          resources: { subscribe: true },
+          prompts: true,
+          completions: true,
+          logging: true,
+        }),
+      },
     );
     this.server.oninitialized = () => {
       this.initialized = true;
     };
     this.surface = new GatewaySurface(this.server, sup, {
+      settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
+      debounceMs: opts.debounceMs ?? 50,
+      onWarn: opts.onWarn,
+    });
+    this.resources = new GatewayResources(this.server, sup, {
       settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
@@ -66,7 +81,7 @@ export class Gateway {
         await settled(this.started, this.opts.listWaitMs ?? 10_000);
         return composeInstructions(this.sup.status(), this.sup.config.supervisor.separator);
       },
-      (result) => this.surface.trim(result),
+      (result) => this.resources.trim(this.surface.trim(result)),
     );
     this.server.setRequestHandler(ListToolsRequestSchema, async () => {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);
@@ -85,7 +100,7 @@ export class Gateway {
         ...progress,
         ...(cap !== undefined ? { maxResultBytes: cap } : {}),
       });
-      return gatewayResult(name, result) as CallToolResult;
+      return this.resources.rewriteLinks(name, gatewayResult(name, result) as CallToolResult);
     });
     this.unsubscribe = sup.subscribe((e) => {
       if (e.type === 'tools' || e.type === 'state') this.schedule();
@@ -103,6 +118,8 @@ export class Gateway {
     this.closed = true;
     this.unsubscribe();
     this.surface.close();
+    // The servers are told to unsubscribe, but a stopping gateway does not wait on their answers.
+    void this.resources.close();
     if (this.timer) clearTimeout(this.timer);
     await this.server.close().catch(() => {});
   }

@@ -176,6 +176,11 @@ export class FleetResources {
     return { ok: true, server, unsubscribe };
   }
 
+  /** The fleet's URI for a URI `server` gave (in a tool result, say); unchanged for a server without resources. */
+  uriOf(server: string, uri: string): string {
+    return this.catalogs.has(server) ? this.expose(server, uri) : uri;
+  }
+
   close(): void {
     this.subs.clear();
     this.catalogs.clear();

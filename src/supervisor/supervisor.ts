@@ -386,6 +386,11 @@ export class Supervisor {
     return this.resources.subscribe(uri, listener);
   }
 
+  /** The fleet's URI for a URI a server gave (a resource link in a tool result): `readResource` follows it back. */
+  resourceUriOf(server: string, uri: string): string {
+    return this.resources.uriOf(server, uri);
+  }
+
   /** Restarts one server now, clearing its restart history. */
   restart(id: string): ControlOutcome {
     return this.control('restart', id, 'RESTART');
