@@ -1,6 +1,7 @@
 import type { McpConnection } from '../protocol/connection.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
+import { parseQualifiedUri } from '../registry/resource-uri.js';
 
 /** What a completion is for: a prompt by its exposed name, or a resource template by its URI template. */
 export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
@@ -18,8 +19,9 @@ interface ReadyServer {
 
 /**
  * Routes `completion/complete` by its reference: a prompt's exposed name maps to its server and the server's own
- * name; a resource template URI goes to the first ready server (config order) that lists that template. Only
- * servers declaring `completions` are asked.
+ * name; a template in the fleet's `mcp-supervisor://<server>/…` form goes to the server it names, in that server's
+ * own form; any other template URI goes to the first ready server (config order) that lists it — the one whose
+ * template keeps its form when several list it. Only servers declaring `completions` are asked.
  */
 export async function completeOn(
   ready: readonly ReadyServer[],
@@ -39,10 +41,12 @@ export async function completeOn(
     if (!prompt || !target) return surfaceFailure('UNKNOWN_REF', `unknown prompt '${ref.name}'`);
     sentRef = { type: 'ref/prompt', name: prompt.prompt };
   } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
-    target = await templateOwner(ready, ref.uri);
+    // A template the fleet renamed (it collided, see resource-uri.ts) names its server and its own form.
+    const qualified = parseQualifiedUri(ref.uri);
+    target = qualified ? ready.find((s) => s.id === qualified.server) : await templateOwner(ready, ref.uri);
     if (!target)
       return surfaceFailure('UNKNOWN_REF', `no ready server lists the resource template '${ref.uri}'`);
-    sentRef = ref;
+    sentRef = { type: 'ref/resource', uri: qualified ? qualified.uri : ref.uri };
   } else {
     return surfaceFailure(
       'INVALID_CALL',

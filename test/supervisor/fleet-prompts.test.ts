@@ -190,6 +190,23 @@ describe('completion across the fleet', () => {
     expect(want.completion.values).toEqual(['7']);
   });
 
+  it("a template renamed for a collision is completed at the server it names, in that server's form", async () => {
+    const { sup } = f.create(fleetConfig([everything('ev'), everything('ev2')]));
+    await sup.start();
+    const listed = await sup.listResourceTemplates();
+    if (!listed.ok) throw new Error(listed.message);
+    const uris = listed.resourceTemplates.map((t) => t.uriTemplate);
+    // Both list the same templates: the second server's are renamed into the fleet's scheme.
+    const renamed = uris.find((u) => u.startsWith('mcp-supervisor://ev2/'));
+    expect(renamed).toBeDefined();
+    const argument = { name: 'resourceId', value: '5' };
+    const viaRenamed = await sup.complete({ type: 'ref/resource', uri: renamed! }, argument);
+    expect(viaRenamed).toMatchObject({ ok: true, server: 'ev2', result: { completion: { values: ['5'] } } });
+    const plain = uris.find((u) => !u.startsWith('mcp-supervisor:'))!;
+    const viaPlain = await sup.complete({ type: 'ref/resource', uri: plain }, argument);
+    expect(viaPlain).toMatchObject({ ok: true, server: 'ev' });
+  });
+
   it('an unknown reference is UNKNOWN_REF; a malformed one INVALID_CALL', async () => {
     const { sup } = await fleetWithEverything();
     const prompt = await sup.complete({ type: 'ref/prompt', name: 'fx.nothing' }, { name: 'a', value: '' });
