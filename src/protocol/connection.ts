@@ -69,7 +69,7 @@ export interface InitializeResult {
 export interface RequestOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
-  result?: { mode: ResultMode; maxBytes: number } | undefined;
+  result?: { mode: ResultMode; maxBytes: number; structuredRequired?: boolean } | undefined;
   /** Asks the server for progress on this request (our id is the token); each update restarts the timeout. */
   progress?: ProgressRequest | undefined;
 }
