@@ -48,6 +48,12 @@ export type {
   ResourceUpdate,
 } from './supervisor/resource-outcome.js';
 export { parseQualifiedUri, qualifyTemplate, qualifyUri } from './registry/resource-uri.js';
+// Prompts, completion and logging across the fleet (docs/mcp-surface.md); failures as data (docs/outcomes.md).
+export type { ExposedPrompt } from './registry/exposed-prompt.js';
+export type { SurfaceErrorCode, SurfaceFailure, SurfaceOutcome } from './protocol/surface-outcome.js';
+export type { CompleteResult, CompletionRef } from './supervisor/fleet-complete.js';
+export type { GetPromptResult } from './supervisor/fleet-surface.js';
+export { isLogLevel, LOG_LEVELS, type LogLevel, type SetLevelOutcome } from './supervisor/log-level.js';
 
 // Config: load and check a YAML/JSON config, or build one in code with the same shapes and defaults.
 export { loadConfig, type ParseConfigOptions, parseConfig } from './config/parse-config.js';
