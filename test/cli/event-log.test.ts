@@ -41,3 +41,18 @@ describe('a coded notice in a log line', () => {
     expect(fields).toMatchObject({ event: 'notice', server: 'fx', code: 'QUEUE_FULL' });
   });
 });
+
+describe("a server's log message in a log line", () => {
+  it('maps MCP levels onto the three of the log and keeps the server, logger and data', () => {
+    const at = 0;
+    const warn = eventRecord({ type: 'log', server: 'ev', level: 'warning', logger: 'db', data: 'slow', at });
+    expect(warn).toEqual({
+      level: 'warn',
+      fields: { event: 'server_log', server: 'ev', logger: 'db', msg: 'slow' },
+    });
+    const critical = eventRecord({ type: 'log', server: 'ev', level: 'critical', data: { n: 1 }, at });
+    expect(critical.level).toBe('error');
+    expect(critical.fields.msg).toBe('{"n":1}');
+    expect(eventRecord({ type: 'log', server: 'ev', level: 'notice', data: 'x', at }).level).toBe('info');
+  });
+});
