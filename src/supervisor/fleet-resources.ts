@@ -1,12 +1,11 @@
 import type { ServerConfig } from '../config/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
-import { isQualified, parseQualifiedUri, qualifyTemplate, qualifyUri } from '../registry/resource-uri.js';
 import { clampTimeout } from './call-input.js';
+import { decodeCursor, encodeCursor } from './resource-cursor.js';
 import {
   type FleetResource,
   type FleetResourceContents,
-  type FleetResourceTemplate,
   type ResourceFailure,
   type ResourceListOutcome,
   type ResourceReadOutcome,
@@ -16,8 +15,9 @@ import {
   resourceFailure,
   resourceFailureFromError,
 } from './resource-outcome.js';
+import { ResourceRoutes } from './resource-routes.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { loadCatalog, matchesTemplate, type ServerCatalog } from './server-resources.js';
+import { loadCatalog } from './server-resources.js';
 import type { ServerState } from './types.js';
 
 export interface FleetResourcesDeps {
@@ -36,7 +36,7 @@ export interface FleetResourcesDeps {
  * subscriptions routed to the owning server, and a `changed` call whenever a server's resources may differ.
  */
 export class FleetResources {
-  private readonly catalogs = new Map<string, ServerCatalog>();
+  private readonly routes: ResourceRoutes;
   private readonly loading = new Map<string, Promise<void>>();
   private readonly subs = new ResourceSubscriptions();
   private readonly order: string[];
@@ -44,28 +44,26 @@ export class FleetResources {
 
   constructor(private readonly deps: FleetResourcesDeps) {
     this.order = deps.servers.map((s) => s.id);
+    this.routes = new ResourceRoutes(this.order);
     this.byId = new Map(deps.servers.map((s) => [s.id, s]));
   }
 
   /** A server's state changed: a ready server with resources is catalogued (and re-subscribed); a gone one dropped. */
   onState(id: string, to: ServerState): void {
     if (to === 'ready') {
-      if (!this.catalogs.has(id) && !this.loading.has(id)) this.load(id, true);
-    } else if (to !== 'wedged' && (this.catalogs.delete(id) || this.loading.delete(id))) {
-      this.deps.changed(id);
+      if (!this.routes.has(id) && !this.loading.has(id)) this.load(id, true);
+    } else if (to !== 'wedged') {
+      // Both go: a reload still running for the old process must not hold off the next one.
+      const had = this.routes.drop(id);
+      if (this.loading.delete(id) || had) this.deps.changed(id);
     }
   }
 
   onConnectionEvent(id: string, event: ConnectionEvent): void {
-    if (event.type === 'resources_changed' && this.catalogs.has(id)) this.load(id, false);
+    if (event.type === 'resources_changed' && this.routes.has(id)) this.load(id, false);
     if (event.type === 'resource_updated') {
       this.subs.deliver(id, event.uri, (err) => this.deps.warn(`resource listener threw: ${String(err)}`));
     }
-  }
-
-  /** Whether any ready server offers resources now. */
-  get offered(): boolean {
-    return this.catalogs.size > 0;
   }
 
   async list(cursor?: string): Promise<ResourceListOutcome> {
@@ -77,11 +75,11 @@ export class FleetResources {
       return resourceFailure('INVALID_CURSOR', `unknown cursor ${JSON.stringify(cursor)}`);
     for (let i = this.order.indexOf(at.s); i < this.order.length; i++) {
       const id = this.order[i]!;
-      const nextServer = this.order.slice(i + 1).find((s) => this.catalogs.has(s));
+      const nextServer = this.order.slice(i + 1).find((s) => this.routes.has(s));
       const after = nextServer === undefined ? undefined : encodeCursor({ s: nextServer });
       const conn = this.deps.connection(id);
       const serverCursor = id === at.s ? at.c : undefined;
-      if (!this.catalogs.has(id) || !conn) continue;
+      if (!this.routes.has(id) || !conn) continue;
       let raw: unknown;
       try {
         const params = serverCursor === undefined ? {} : { cursor: serverCursor };
@@ -94,7 +92,7 @@ export class FleetResources {
       if (!isRecord(raw) || !Array.isArray(raw.resources)) continue;
       const resources = raw.resources
         .filter((r): r is FleetResource => isRecord(r) && typeof r.uri === 'string')
-        .map((r) => ({ ...r, uri: this.expose(id, r.uri) }));
+        .map((r) => ({ ...r, uri: this.routes.expose(id, r.uri) }));
       const next = typeof raw.nextCursor === 'string' ? encodeCursor({ s: id, c: raw.nextCursor }) : after;
       if (resources.length === 0 && next === after && after !== undefined) {
         at = { s: this.order[i + 1]! };
@@ -107,17 +105,7 @@ export class FleetResources {
 
   async templates(): Promise<ResourceTemplatesOutcome> {
     await this.settled();
-    const resourceTemplates: FleetResourceTemplate[] = [];
-    const seen = new Set<string>();
-    for (const id of this.order) {
-      for (const t of this.catalogs.get(id)?.templates ?? []) {
-        const clash = seen.has(t.uriTemplate) || isQualified(t.uriTemplate);
-        seen.add(t.uriTemplate);
-        const uriTemplate = clash ? qualifyTemplate(id, t.uriTemplate) : t.uriTemplate;
-        resourceTemplates.push({ ...(t.item as FleetResourceTemplate), uriTemplate });
-      }
-    }
-    return { ok: true, resourceTemplates };
+    return { ok: true, resourceTemplates: this.routes.templates() };
   }
 
   async read(uri: unknown): Promise<ResourceReadOutcome> {
@@ -138,7 +126,7 @@ export class FleetResources {
       }
       const contents = raw.contents
         .filter((c): c is FleetResourceContents => isRecord(c) && typeof c.uri === 'string')
-        .map((c) => ({ ...c, uri: this.expose(server, c.uri) }));
+        .map((c) => ({ ...c, uri: this.routes.expose(server, c.uri) }));
       return { ok: true, server, contents, ...(isRecord(raw._meta) ? { _meta: raw._meta } : {}) };
     } catch (err) {
       return resourceFailureFromError(err, { server, uri: uri as string });
@@ -157,17 +145,16 @@ export class FleetResources {
         uri: uri as string,
       });
     }
-    const entry = this.subs.add(server, original, uri as string, listener);
-    if (entry.first) {
-      try {
-        await conn.request('resources/subscribe', { uri: original }, { timeoutMs: this.timeoutOf(server) });
-      } catch (err) {
-        entry.remove();
-        return resourceFailureFromError(err, { server, uri: uri as string });
-      }
-    }
+    const timeoutMs = this.timeoutOf(server);
+    const joined = await this.subs.join(server, original, uri as string, listener, () =>
+      conn.request('resources/subscribe', { uri: original }, { timeoutMs }).then(
+        () => undefined,
+        (err: unknown) => resourceFailureFromError(err, { server }),
+      ),
+    );
+    if ('failed' in joined) return { ...joined.failed, uri: uri as string };
     const unsubscribe = async () => {
-      if (!entry.remove()) return;
+      if (!joined.remove()) return;
       await this.deps
         .connection(server)
         ?.request('resources/unsubscribe', { uri: original }, { timeoutMs: this.timeoutOf(server) })
@@ -178,12 +165,12 @@ export class FleetResources {
 
   /** The fleet's URI for a URI `server` gave (in a tool result, say); unchanged for a server without resources. */
   uriOf(server: string, uri: string): string {
-    return this.catalogs.has(server) ? this.expose(server, uri) : uri;
+    return this.routes.has(server) ? this.routes.expose(server, uri) : uri;
   }
 
   close(): void {
     this.subs.clear();
-    this.catalogs.clear();
+    this.routes.clear();
   }
 
   private async route(
@@ -193,7 +180,7 @@ export class FleetResources {
       return resourceFailure('INVALID_CALL', 'uri must be a non-empty string');
     if (this.deps.stopped()) return resourceFailure('STOPPED', 'supervisor is stopped', { uri });
     await this.settled();
-    const owner = this.ownerOf(uri);
+    const owner = this.routes.ownerOf(uri);
     if (!owner) return resourceFailure('UNKNOWN_RESOURCE', `no server offers resource '${uri}'`, { uri });
     const timeoutMs = this.timeoutOf(owner.server);
     const conn = (await this.deps.ready(owner.server, timeoutMs))
@@ -207,34 +194,15 @@ export class FleetResources {
     return { ok: true, server: owner.server, original: owner.uri, conn };
   }
 
-  /** The server a URI routes to: the one it names, else the first in config order listing it or a matching template. */
-  private ownerOf(uri: string): { server: string; uri: string } | undefined {
-    const named = parseQualifiedUri(uri);
-    if (named) return this.byId.has(named.server) ? named : undefined;
-    const listed = this.order.find((id) => this.catalogs.get(id)?.uris.has(uri));
-    if (listed) return { server: listed, uri };
-    const templated = this.order.find((id) => {
-      const c = this.catalogs.get(id);
-      return c !== undefined && matchesTemplate(c, uri);
-    });
-    if (templated) return { server: templated, uri };
-    const offering = this.order.filter((id) => this.catalogs.has(id));
-    return offering.length === 1 ? { server: offering[0]!, uri } : undefined;
-  }
-
-  /** Plain when the plain URI routes back to `server`, else qualified: every exposed URI reads from its server. */
-  private expose(server: string, uri: string): string {
-    return isQualified(uri) || this.ownerOf(uri)?.server !== server ? qualifyUri(server, uri) : uri;
-  }
-
   private load(id: string, fresh: boolean): void {
     const conn = this.deps.connection(id);
     const caps = conn?.serverInit?.capabilities;
     if (!conn || !isRecord(caps) || !isRecord(caps.resources)) return;
     const job = loadCatalog(conn, this.timeoutOf(id)).then((catalog) => {
-      if (this.loading.get(id) !== job || this.deps.connection(id) !== conn) return;
+      if (this.loading.get(id) !== job) return;
       this.loading.delete(id);
-      this.catalogs.set(id, catalog);
+      if (this.deps.connection(id) !== conn) return;
+      this.routes.set(id, catalog);
       if (fresh) for (const uri of this.subs.urisOf(id)) this.resubscribe(conn, id, uri);
       this.deps.changed(id);
     });
@@ -256,20 +224,5 @@ export class FleetResources {
 
   private timeoutOf(id: string): number {
     return clampTimeout(this.byId.get(id)?.timeouts.callMs ?? 30_000);
-  }
-}
-
-function encodeCursor(at: { s: string; c?: string }): string {
-  return Buffer.from(JSON.stringify(at)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { s: string; c?: string } | undefined {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!isRecord(v) || typeof v.s !== 'string') return undefined;
-    if (v.c !== undefined && typeof v.c !== 'string') return undefined;
-    return v.c === undefined ? { s: v.s } : { s: v.s, c: v.c };
-  } catch {
-    return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import type { ResourceUpdate } from './resource-outcome.js';
+import type { ResourceFailure, ResourceUpdate } from './resource-outcome.js';
 
 type Listener = (update: ResourceUpdate) => void;
 
@@ -15,6 +15,36 @@ interface Subscription {
  */
 export class ResourceSubscriptions {
   private readonly subs = new Map<string, Subscription>();
+  /** The server's answer to the subscribe of a resource, while it is awaited. */
+  private readonly asking = new Map<string, Promise<ResourceFailure | undefined>>();
+
+  /**
+   * Adds a listener; the first one of a resource asks the server (`ask`), and one that joins meanwhile shares
+   * that answer, failure included. Resolves the failure (the listener is gone again) or the listener's `remove`.
+   */
+  async join(
+    server: string,
+    uri: string,
+    asked: string,
+    listener: Listener,
+    ask: () => Promise<ResourceFailure | undefined>,
+  ): Promise<{ failed: ResourceFailure } | { remove: () => boolean }> {
+    const key = keyOf(server, uri);
+    const entry = this.add(server, uri, asked, listener);
+    let answer = this.asking.get(key);
+    if (entry.first) {
+      const mine = ask();
+      answer = mine;
+      this.asking.set(key, mine);
+      void mine.then(() => {
+        if (this.asking.get(key) === mine) this.asking.delete(key);
+      });
+    }
+    const failed = answer ? await answer : undefined;
+    if (!failed) return { remove: entry.remove };
+    entry.remove();
+    return { failed };
+  }
 
   /** Adds a listener; `first` says the server must be asked. `remove` returns true when it was the last one. */
   add(
@@ -73,6 +103,7 @@ export class ResourceSubscriptions {
 
   clear(): void {
     this.subs.clear();
+    this.asking.clear();
   }
 }
 

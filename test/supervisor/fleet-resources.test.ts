@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { liveGroups } from '../../src/process/ledger.js';
 import type { ResourceUpdate } from '../../src/supervisor/resource-outcome.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+import { readLog, tempDir } from './helpers.js';
 
 const EVERYTHING = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
@@ -14,9 +16,11 @@ const SLOW = { startupMs: 15_000, callMs: 10_000, shutdownMs: 1000 };
 
 const f = fleets();
 const direct: Client[] = [];
+const cleanups: Array<() => void> = [];
 afterEach(async () => {
   await Promise.all(direct.splice(0).map((c) => c.close().catch(() => {})));
   await f.reap();
+  for (const c of cleanups.splice(0)) c();
   expect(liveGroups()).toEqual([]);
 });
 
@@ -218,5 +222,44 @@ describe('resources across the fleet', () => {
     const { uris } = await allResources(sup);
     expect(uris).toContain('mcp-supervisor://b/fixture%3A%2F%2Fresource%2F3');
     expect(uris.filter((u) => u === 'fixture://resource/3')).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('resource subscriptions shared by several listeners', () => {
+  it('asks the server once, lets listeners that join meanwhile share its refusal, and unsubscribes after the last', async () => {
+    const dir = tempDir();
+    cleanups.push(dir.cleanup);
+    const log = join(dir.dir, 'a.log');
+    const { sup } = f.create(fleetConfig([fixtureServer('a', ['--resources', '1', `--log=${log}`])]));
+    await sup.start();
+    const methods = () =>
+      readLog(log)
+        .map((m) => m.method)
+        .filter((m) => String(m).startsWith('resources/'));
+
+    const unknown = 'mcp-supervisor://a/fixture%3A%2F%2Fnothing';
+    const refused = await Promise.all([
+      sup.subscribeResource(unknown, () => {}),
+      sup.subscribeResource(unknown, () => {}),
+    ]);
+    expect(refused).toMatchObject([
+      { ok: false, code: 'UNKNOWN_RESOURCE', uri: unknown, server: 'a' },
+      { ok: false, code: 'UNKNOWN_RESOURCE', uri: unknown, server: 'a' },
+    ]);
+
+    const uri = 'fixture://resource/1';
+    const subs = await Promise.all([
+      sup.subscribeResource(uri, () => {}),
+      sup.subscribeResource(uri, () => {}),
+    ]);
+    expect(subs).toMatchObject([{ ok: true }, { ok: true }]);
+    for (const s of subs) if (s.ok) await s.unsubscribe();
+    // Once the fixture says nothing is subscribed, the unsubscribe was its last resources/* message.
+    expect(await sup.callTool('a.touch_resource', { uri })).toBe('[]');
+    expect(methods().filter((m) => m !== 'resources/list' && m !== 'resources/templates/list')).toEqual([
+      'resources/subscribe',
+      'resources/subscribe',
+      'resources/unsubscribe',
+    ]);
   }, 30_000);
 });
