@@ -26,6 +26,8 @@ export type {
 export type { CallToolResult } from './protocol/tool-calls.js';
 export type { ProgressUpdate } from './protocol/pending-requests.js';
 export type { ServerIdentity } from './supervisor/server-identity.js';
+// What servers may ask of the client side (sampling, elicitation, roots), for the servers allowed to (docs/security.md).
+export type { ClientHandler, ClientHandlers, Root, ServerRequest } from './supervisor/client-side.js';
 // Every call's outcome as data: the text, or a failure with a string code (docs/outcomes.md).
 export {
   type CallErrorCode,

@@ -35,12 +35,16 @@ export function instructionsAtInitialize(
   server: Server,
   compose: () => Promise<string | undefined>,
   adjust: (result: InitializeResult) => InitializeResult = (result) => result,
+  /** Runs once the client's capabilities are recorded, before `compose` (which may wait for the fleet). */
+  onClient: () => void = () => {},
 ): void {
   // The SDK's own handler records the client's capabilities and info, which later requests rely on; it is kept
   // and only its answer is extended. Pinned SDK (package.json): a test covers this on every upgrade.
   const sdk = server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> };
   server.setRequestHandler(InitializeRequestSchema, async (request) => {
-    const [result, instructions] = await Promise.all([sdk._oninitialize(request), compose()]);
+    const result = await sdk._oninitialize(request);
+    onClient();
+    const instructions = await compose();
     return adjust(instructions === undefined ? result : { ...result, instructions });
   });
 }

@@ -9,6 +9,7 @@ import {
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
+import { answerThroughFrontClient } from './gateway-client.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { relayProgress } from './gateway-progress.js';
 import { GatewayResources } from './gateway-resources.js';
@@ -22,6 +23,12 @@ export interface GatewayOptions {
   listWaitMs?: number;
   /** Quiet time before `notifications/tools/list_changed` is sent (default 50 ms). */
   debounceMs?: number;
+  /**
+   * Called once the client's `initialize` is in, and the servers' sampling, elicitation and roots requests are
+   * routed to it as far as it declared them: `serve` starts the fleet then, so each server's handshake declares
+   * exactly what the client can answer.
+   */
+  onClient?: () => void;
   /** Told about failures to notify the client. */
   onWarn?: (message: string) => void;
   /** The client's scopes, checked on every call; none by default (a tool that requires scopes is refused). */
@@ -82,6 +89,10 @@ export class Gateway {
         return composeInstructions(this.sup.status(), this.sup.config.supervisor.separator);
       },
       (result) => this.resources.trim(this.surface.trim(result)),
+      () => {
+        answerThroughFrontClient(this.server, this.sup);
+        this.opts.onClient?.();
+      },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, async () => {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);

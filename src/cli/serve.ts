@@ -27,13 +27,19 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   // stdin is the protocol, so nobody can be asked: only the flags (or the trust store) let a server start.
   const sup = openFleet(config, flags, reporter);
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
-  const started = sup.start();
+  // The fleet starts once the client said what it can answer (sampling, elicitation, roots): each server's
+  // handshake then declares exactly that. A client that never initializes starts nothing.
+  let begin: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    begin = resolve;
+  }).then(() => sup.start());
   const gateway = new Gateway(sup, started, {
     name: 'mcp-supervisor',
     version,
     scopes: flags.scopes ?? [],
     maxResultBytes: flags.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
     onWarn: (m) => reporter.log('warn', m),
+    onClient: () => begin(),
   });
 
   let finish: (code: number) => void = () => {};
@@ -60,7 +66,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   gateway.server.onclose = () => shutdown('transport closed');
   try {
     await gateway.connect(new StdioServerTransport());
-    await started;
+    await Promise.race([started, done]);
     if (!stopping) reporter.log('info', 'started', { tools: sup.listTools().length });
     return await done;
   } finally {

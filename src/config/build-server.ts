@@ -57,6 +57,7 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
     tools: mergeTools(parsed.tools.map(normalizeMcpToolEntry)),
   };
   if (parsed.roots !== undefined) server.roots = parsed.roots;
+  if (parsed.allow.length > 0) server.allow = [...new Set(parsed.allow)];
   if (parsed.manifest !== undefined) {
     const file = absolute(parsed.manifest, ctx.baseDir);
     server.manifest = file;

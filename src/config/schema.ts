@@ -84,6 +84,16 @@ const scope = z.string().regex(/^\S+$/, 'a scope is a non-empty word without spa
 
 const fileUri = z.string().refine(isFileUri, 'expected a file:// URI (file:///abs/path)');
 
+/** What a server may be allowed to ask the client (`allow:`); anything else it asks is refused. */
+export const SERVER_REQUEST_KINDS = ['sampling', 'elicitation'] as const;
+
+// A union's own message would say only "invalid input"; a list with one bad URI still reports at that item.
+function rootsError(issue: { input?: unknown }): string {
+  return typeof issue.input === 'string'
+    ? `expected 'client' or a list of file:// URIs, received ${JSON.stringify(issue.input)}`
+    : `expected 'client' or a list of file:// URIs, received ${kindOf(issue.input)}`;
+}
+
 const limit = (maxRestarts: number) =>
   z.strictObject({ maxRestarts: count(0).default(maxRestarts), window: duration(60_000) }).prefault({});
 
@@ -166,7 +176,8 @@ export const ServerSchema = z.strictObject({
   manifest: nonEmpty.optional(),
   scopes_required: z.array(scope).default([]),
   tools: z.array(McpToolEntrySchema).default([]),
-  roots: z.array(fileUri).optional(),
+  roots: z.union([z.literal('client'), z.array(fileUri)], { error: rootsError }).optional(),
+  allow: z.array(enumOf(SERVER_REQUEST_KINDS)).default([]),
   limits: LimitsSchema,
 });
 

@@ -43,9 +43,17 @@ export interface ServerConfig {
   scopesRequired: string[];
   /** Declared tools: the manifest's `provides.mcp_tools`, then `tools:`; a later entry replaces an earlier one. */
   tools: NormalizedMcpTool[];
-  /** `file://` URIs answered to `roots/list`; absent means `roots/list` is refused. */
-  roots?: string[];
+  /**
+   * `file://` URIs answered to `roots/list`; `client`: the host's roots (in `serve`, the front client's) and their
+   * `list_changed`; absent means `roots/list` is refused.
+   */
+  roots?: string[] | 'client';
+  /** Server→client requests it may make (sampling, elicitation); absent or empty: all refused. */
+  allow?: ServerRequestKind[];
 }
+
+/** A server→client request a server may be allowed (`allow:`). */
+export type ServerRequestKind = 'sampling' | 'elicitation';
 
 /** A whole validated config. */
 export interface SupervisorConfig {

@@ -9,7 +9,7 @@ import { RemoteError, SupervisorError } from './errors.js';
 import { OutgoingQueue, queueFullError, type WriteOutcome } from './outgoing-queue.js';
 import { PendingRequests, type ProgressRequest, type ResultMode } from './pending-requests.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
-import { ServerRequestHandler } from './server-requests.js';
+import { type Forward, ServerRequestHandler } from './server-requests.js';
 
 export interface ConnectionOptions {
   serverId: string;
@@ -19,6 +19,10 @@ export interface ConnectionOptions {
   /** The child's whole environment (built with buildChildEnv). */
   env: Record<string, string>;
   roots?: readonly string[] | undefined;
+  /** Client capabilities declared beside `roots` (sampling, elicitation, roots from the host). */
+  capabilities?: Record<string, unknown> | undefined;
+  /** Answers the server's requests the host takes (sampling, elicitation, roots); others are refused. */
+  forward?: Forward | undefined;
   startupMs: number;
   shutdownMs: number;
   stdinGraceMs?: number;
@@ -121,6 +125,7 @@ export class McpConnection {
         onLimited: (method) => this.emit({ type: 'rate_limited', method }),
       },
     );
+    this.serverRequests.forward = opts.forward;
     const stdout = this.process.stdout;
     this.decoder = new StreamDecoder({
       pool: opts.pool,
@@ -183,7 +188,7 @@ export class McpConnection {
     if (this.initResult) return this.initResult;
     const exit = this.process.exitInfo;
     if (exit) throw exitError(exit, 'before the handshake');
-    const capabilities: Record<string, unknown> = {};
+    const capabilities: Record<string, unknown> = { ...this.opts.capabilities };
     if (this.opts.roots) capabilities.roots = { listChanged: false };
     let raw: unknown;
     try {
@@ -307,6 +312,11 @@ export class McpConnection {
       this.serverRequests.handle(m);
       return;
     }
+    if (isNotification(m) && m.method === 'notifications/cancelled') {
+      const params = m.params as { requestId?: unknown } | undefined;
+      this.serverRequests.cancel(params?.requestId);
+      return;
+    }
     if (isNotification(m) && m.method === 'notifications/progress') {
       this.pending.progress(m.params);
       return;
@@ -337,6 +347,7 @@ export class McpConnection {
     this.exitInfo = exit;
     this.closed = true;
     this.pending.failAll(exitError(exit, 'during the call'));
+    this.serverRequests.close();
     this.decoder.close();
     this.emit({ type: 'exit', exit });
   }

@@ -7,6 +7,26 @@ import {
 } from '../framing/json-rpc.js';
 import { TokenBucket } from './token-bucket.js';
 
+/** How a request the host chose to answer ends: the result, or a JSON-RPC error to pass back. */
+export type ForwardAnswer =
+  | { result: unknown }
+  | { error: { code: number; message: string; data?: unknown } };
+
+/**
+ * Hands a server→client request to whoever answers it for the host (a handler, a gateway's client), or says
+ * it is not answered here (undefined: refused). The signal aborts when the server cancels or goes away.
+ */
+export type Forward = (
+  method: string,
+  params: unknown,
+  signal: AbortSignal,
+) => Promise<ForwardAnswer> | undefined;
+
+/** How many forwarded requests of one server may wait for an answer at once; more get an error at once. */
+export const MAX_FORWARDED = 8;
+/** The longest a forwarded request waits for its answer (a person may be answering an elicitation). */
+export const FORWARD_TIMEOUT_MS = 300_000;
+
 /** How many server→client requests a server may send: `perSecond` refill, `burst` at once. */
 export interface RequestRate {
   perSecond: number;
@@ -25,6 +45,11 @@ export interface RequestRate {
 export class ServerRequestHandler {
   private readonly bucket: TokenBucket;
   private limiting = false;
+  /** Forwarded requests awaiting their answer, by the server's id (JSON-encoded, so 1 and "1" stay apart). */
+  private readonly waiting = new Map<string, AbortController>();
+  private closed = false;
+  /** Set by the owner: requests the host answers instead of refusing them. */
+  forward: Forward | undefined;
 
   constructor(
     private readonly roots: readonly string[] | undefined,
@@ -66,6 +91,7 @@ export class ServerRequestHandler {
       this.write({ jsonrpc: '2.0', id: req.id, result: { roots } });
       return;
     }
+    if (this.forwarded(req)) return;
     this.write({
       jsonrpc: '2.0',
       id: req.id,
@@ -73,7 +99,66 @@ export class ServerRequestHandler {
     });
     this.onRefused(req.method);
   }
+
+  /** The server's `notifications/cancelled` of a request it sent us: whoever answers it is told to stop. */
+  cancel(requestId: unknown): void {
+    const key = JSON.stringify(requestId);
+    const controller = this.waiting.get(key);
+    // Out of the map first: the abort must not be taken for a timeout, which is answered.
+    this.waiting.delete(key);
+    controller?.abort();
+  }
+
+  /** The server is gone: every forwarded request is aborted and will not be answered. */
+  close(): void {
+    this.closed = true;
+    for (const c of this.waiting.values()) c.abort();
+    this.waiting.clear();
+  }
+
+  // The answer goes out only if the request is still waiting: not after a cancel, the timeout or close.
+  private forwarded(req: JsonRpcRequest): boolean {
+    const key = JSON.stringify(req.id);
+    const controller = new AbortController();
+    const answer = this.forward?.(req.method, req.params, controller.signal);
+    if (!answer) return false;
+    if (this.waiting.size >= MAX_FORWARDED || this.waiting.has(key)) {
+      controller.abort();
+      const why = this.waiting.has(key)
+        ? 'a request with this id is still waiting'
+        : 'too many requests waiting';
+      this.write({ jsonrpc: '2.0', id: req.id, error: { code: RATE_LIMITED, message: why } });
+      answer.catch(() => {});
+      return true;
+    }
+    this.waiting.set(key, controller);
+    const timer = setTimeout(() => controller.abort(), FORWARD_TIMEOUT_MS);
+    const settle = (a: ForwardAnswer) => {
+      clearTimeout(timer);
+      if (this.closed || this.waiting.get(key) !== controller) return;
+      this.waiting.delete(key);
+      if (controller.signal.aborted) {
+        this.write({
+          jsonrpc: '2.0',
+          id: req.id,
+          error: { code: RATE_LIMITED, message: `no answer within ${FORWARD_TIMEOUT_MS} ms` },
+        });
+        return;
+      }
+      this.write({ jsonrpc: '2.0', id: req.id, ...a });
+    };
+    controller.signal.addEventListener('abort', () => {
+      // A timeout is answered; a cancel (which removed the entry first) is not, as MCP asks.
+      if (this.waiting.get(key) === controller) settle({ result: undefined });
+    });
+    answer.then(settle, (err: unknown) =>
+      settle({ error: { code: INTERNAL_ERROR, message: err instanceof Error ? err.message : String(err) } }),
+    );
+    return true;
+  }
 }
+
+const INTERNAL_ERROR = -32603;
 
 function nameOf(uri: string): string {
   const trimmed = uri.replace(/\/+$/, '');

@@ -15,6 +15,7 @@ import type { ListedTool } from '../protocol/tool-calls.js';
 import { type ListingBounds, type ListingCut, listTools } from '../protocol/tool-listing.js';
 import type { GateVerdict } from '../trust/trust-gate.js';
 import type { FramePool } from '../workers/frame-pool.js';
+import type { ClientSide } from './client-side.js';
 import type { Connections } from './connections.js';
 
 export type { GateVerdict };
@@ -35,6 +36,8 @@ export interface RuntimeDeps {
   onConnectionEvent(serverId: string, event: ConnectionEvent): void;
   /** A tool listing hit one of its bounds: at a re-list the last good tools stay, at the handshake the pages seen do. */
   onListingCut(serverId: string, cut: ListingCut, when: 'handshake' | 'relist'): void;
+  /** What each server is told the client can do, and who answers its requests. */
+  clientSide?: ClientSide | undefined;
   stdinGraceMs?: number | undefined;
   /** How every server is contained, and the supervisor instance whose ledger file records them. */
   containment?: ContainmentKind | undefined;
@@ -82,7 +85,9 @@ export function processActor(deps: RuntimeDeps) {
         args: server.args,
         cwd: server.cwd,
         env: buildChildEnv(deps.hostEnv, server.inheritEnv, server.env),
-        roots: server.roots,
+        roots: Array.isArray(server.roots) ? server.roots : undefined,
+        capabilities: deps.clientSide?.capabilities(server),
+        forward: deps.clientSide?.forwarder(server),
         startupMs: server.timeouts.startupMs,
         shutdownMs: server.timeouts.shutdownMs,
         ...(deps.stdinGraceMs !== undefined ? { stdinGraceMs: deps.stdinGraceMs } : {}),

@@ -30,7 +30,13 @@ import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { checkCallInput, clampTimeout } from './call-input.js';
 import { progressOf } from './call-progress.js';
-import { identityRow } from './server-identity.js';
+import {
+  type ClientHandler,
+  type ClientHandlers,
+  ClientSide,
+  notifyRootsChanged,
+  type Root,
+} from './client-side.js';
 import { Connections } from './connections.js';
 import type { CompleteResult, CompletionRef } from './fleet-complete.js';
 import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
@@ -51,6 +57,7 @@ import type {
   ResourceTemplatesOutcome,
   ResourceUpdate,
 } from './resource-outcome.js';
+import { identityRow } from './server-identity.js';
 import { ServerWatch } from './server-watch.js';
 import { listingNotice, talkNotice } from './talk-notices.js';
 import type { ApprovalRequest, ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
@@ -104,6 +111,12 @@ export interface SupervisorOptions {
    * checked, for hosts that authorize callers themselves; a call that passes scopes is still checked.
    */
   scopes?: 'checked' | 'unchecked';
+  /** Answers `sampling/createMessage` of servers with `allow: [sampling]`; without it, they are refused. */
+  onSampling?: ClientHandler;
+  /** Answers `elicitation/create` of servers with `allow: [elicitation]`; without it, they are refused. */
+  onElicitation?: ClientHandler;
+  /** The roots answered to servers with `roots: client` (call `rootsChanged()` when they change). */
+  roots?: readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
 }
 
 export type { CallOptions };
@@ -132,6 +145,7 @@ export class Supervisor {
   private readonly owner = randomBytes(4).toString('hex');
   private readonly now: () => number;
   private readonly trust: TrustGate;
+  private readonly clientSide: ClientSide;
 
   constructor(
     readonly config: SupervisorConfig,
@@ -153,6 +167,7 @@ export class Supervisor {
         this.emit({ type: 'tools', server, added: [], removed: [], changed, at: now() }),
     });
     this.trust = trust;
+    this.clientSide = new ClientSide(handlersOf(options));
     const deps = {
       pool: this.pool,
       hostEnv,
@@ -165,6 +180,7 @@ export class Supervisor {
       connections: this.connections,
       now,
       random: options.random ?? Math.random,
+      clientSide: this.clientSide,
       onConnectionEvent: (id: string, event: ConnectionEvent) => {
         if (event.type === 'refused')
           this.emit({ type: 'refused', server: id, method: event.method, at: now() });
@@ -391,6 +407,19 @@ export class Supervisor {
     return this.resources.uriOf(server, uri);
   }
 
+  /**
+   * Replaces who answers servers' sampling, elicitation and roots requests (the options' `onSampling`,
+   * `onElicitation`, `roots`). What a server is told it may ask is fixed at its handshake: set them before `start()`.
+   */
+  answerServerRequests(handlers: ClientHandlers): void {
+    this.clientSide.set(handlers);
+  }
+
+  /** Sends `notifications/roots/list_changed` to every connected server with `roots: client`. */
+  rootsChanged(): void {
+    notifyRootsChanged(this.config.servers, (id) => this.connections.get(id));
+  }
+
   /** Restarts one server now, clearing its restart history. */
   restart(id: string): ControlOutcome {
     return this.control('restart', id, 'RESTART');
@@ -530,4 +559,13 @@ export class Supervisor {
 /** Creates a supervisor for a validated config; call `start()` to run it. */
 export function createSupervisor(config: SupervisorConfig, options?: SupervisorOptions): Supervisor {
   return new Supervisor(config, options);
+}
+
+function handlersOf(options: SupervisorOptions): ClientHandlers {
+  const { roots } = options;
+  return {
+    sampling: options.onSampling,
+    elicitation: options.onElicitation,
+    roots: typeof roots === 'function' ? roots : roots ? () => roots : undefined,
+  };
 }

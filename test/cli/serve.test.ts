@@ -160,6 +160,9 @@ describe('mcp-supervisor serve', () => {
       params: { name: 'fx.echo', arguments: { text: 'x' } },
     });
     await p.waitFor(/"id":2/, 10_000, 'stdout');
+    // initialize is answered once the fleet's first start settled (its instructions name the servers): it may
+    // come after the call's answer.
+    await p.waitFor(/"id":1/, 10_000, 'stdout');
     p.child.stdin!.end();
     const r = await p.exited;
     const lines = r.stdout.split('\n').filter(Boolean);

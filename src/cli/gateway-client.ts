@@ -1,0 +1,41 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  type CreateMessageRequest,
+  type ElicitRequest,
+  ResultSchema,
+  RootsListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ClientHandlers } from '../supervisor/client-side.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+
+/**
+ * Makes the front client of `serve` the one that answers servers' sampling, elicitation and roots requests —
+ * each only if the client declared it in its `initialize`; call once that is known. Which servers may ask at
+ * all is their config's (`allow:`, `roots: client`). Results pass through unchanged: the server that asked
+ * checks them, and a client's error goes back to it with its code.
+ */
+export function answerThroughFrontClient(server: Server, sup: Supervisor): void {
+  const caps = server.getClientCapabilities() ?? {};
+  const handlers: ClientHandlers = {};
+  if (caps.sampling) {
+    handlers.sampling = (r) =>
+      server.request(
+        { method: 'sampling/createMessage', params: r.params as CreateMessageRequest['params'] },
+        ResultSchema,
+        { signal: r.signal },
+      );
+  }
+  if (caps.elicitation) {
+    handlers.elicitation = (r) =>
+      server.request(
+        { method: 'elicitation/create', params: r.params as ElicitRequest['params'] },
+        ResultSchema,
+        { signal: r.signal },
+      );
+  }
+  if (caps.roots) {
+    handlers.roots = async () => (await server.listRoots()).roots;
+    server.setNotificationHandler(RootsListChangedNotificationSchema, async () => sup.rootsChanged());
+  }
+  sup.answerServerRequests(handlers);
+}

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerConfig } from '../../src/config/types.js';
+import type { ServerRequest } from '../../src/supervisor/client-side.js';
+import type { SupervisorOptions } from '../../src/supervisor/supervisor.js';
+import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+import { readLog, tempDir } from './helpers.js';
+
+const f = fleets();
+const dirs: Array<{ cleanup(): void }> = [];
+afterEach(async () => {
+  await f.reap();
+  for (const d of dirs.splice(0)) d.cleanup();
+});
+
+/** One fixture `fx` logging what it receives, with `over` (allow, roots) and host `options`. */
+async function fleet(over: Partial<ServerConfig>, options: Omit<SupervisorOptions, 'approve'> = {}) {
+  const d = tempDir();
+  dirs.push(d);
+  const log = join(d.dir, 'fx.log');
+  const { sup, events } = f.create(fleetConfig([fixtureServer('fx', [`--log=${log}`], over)]), options);
+  await sup.start();
+  const declared = () =>
+    (readLog(log).find((m) => m.method === 'initialize')?.params as { capabilities?: unknown } | undefined)
+      ?.capabilities;
+  /** The fixture's tool asks the client side and returns the answer it got, as JSON. */
+  const ask = async (tool: string) => {
+    const out = await sup.callToolOutcome(`fx.${tool}`, {});
+    if (!out.ok) throw new Error(`${tool}: ${out.message}`);
+    return JSON.parse(out.text) as { result?: Record<string, unknown>; error?: { code: number } };
+  };
+  return { sup, events, log, declared, ask };
+}
+
+const REPLY = { role: 'assistant', content: { type: 'text', text: 'hi there' }, model: 'host-model' };
+
+describe('server requests answered by the host', () => {
+  it('an allowed server gets sampling and elicitation declared and answered by the host handlers', async () => {
+    const seen: ServerRequest[] = [];
+    const { declared, ask, events } = await fleet(
+      { allow: ['sampling', 'elicitation'] },
+      {
+        onSampling: async (r) => {
+          seen.push(r);
+          return REPLY;
+        },
+        onElicitation: async () => ({ action: 'accept', content: { name: 'Ada' } }),
+      },
+    );
+    expect(declared()).toEqual({ sampling: {}, elicitation: {} });
+    expect(await ask('sample')).toEqual({ result: REPLY });
+    expect(await ask('elicit')).toEqual({ result: { action: 'accept', content: { name: 'Ada' } } });
+    expect(seen).toEqual([
+      expect.objectContaining({
+        server: 'fx',
+        method: 'sampling/createMessage',
+        params: expect.objectContaining({ maxTokens: 16 }),
+      }),
+    ]);
+    expect(events.filter((e) => e.type === 'refused')).toEqual([]);
+  });
+
+  it('a handler’s error goes back to the server with its code', async () => {
+    const { ask } = await fleet(
+      { allow: ['sampling'] },
+      {
+        onSampling: async () => {
+          throw Object.assign(new Error('user declined'), { code: -1 });
+        },
+      },
+    );
+    expect(await ask('sample')).toEqual({ error: { code: -1, message: 'user declined' } });
+  });
+
+  it('a server not allowed is neither told nor answered, whatever the host offers: -32601 and a refused event', async () => {
+    const { declared, ask, events } = await fleet(
+      { allow: ['elicitation'] },
+      { onSampling: async () => REPLY },
+    );
+    // Allowed elicitation, but nobody answers it: not declared either.
+    expect(declared()).toEqual({});
+    expect((await ask('sample')).error?.code).toBe(-32601);
+    expect((await ask('elicit')).error?.code).toBe(-32601);
+    expect(events.filter((e) => e.type === 'refused').map((e) => e.type === 'refused' && e.method)).toEqual([
+      'sampling/createMessage',
+      'elicitation/create',
+    ]);
+  });
+
+  it('roots: client answers the host’s roots and passes their list_changed on', async () => {
+    let roots = [{ uri: 'file:///srv/a', name: 'a' }];
+    const { sup, declared, ask, log } = await fleet({ roots: 'client' }, { roots: () => roots });
+    expect(declared()).toEqual({ roots: { listChanged: true } });
+    expect(await ask('roots')).toEqual({ result: { roots: [{ uri: 'file:///srv/a', name: 'a' }] } });
+    roots = [{ uri: 'file:///srv/b', name: 'b' }];
+    sup.rootsChanged();
+    await eventually(
+      () => readLog(log).some((m) => m.method === 'notifications/roots/list_changed'),
+      5000,
+      'roots/list_changed at the server',
+    );
+    expect(await ask('roots')).toEqual({ result: { roots: [{ uri: 'file:///srv/b', name: 'b' }] } });
+  });
+
+  it('roots: client without host roots is refused like any request nobody answers', async () => {
+    const { declared, ask } = await fleet({ roots: 'client' });
+    expect(declared()).toEqual({});
+    expect((await ask('roots')).error?.code).toBe(-32601);
+  });
+});
