@@ -33,6 +33,11 @@ describe('FleetTools: from listings to the exposed table', () => {
         description: 'Read a file',
         inputSchema: { type: 'object', required: ['path'] },
         scopesRequired: [],
+        definition: {
+          name: 'read_file',
+          description: 'Read a file',
+          inputSchema: { type: 'object', required: ['path'] },
+        },
       },
       {
         name: 'files.get-env',
@@ -40,6 +45,7 @@ describe('FleetTools: from listings to the exposed table', () => {
         tool: 'get-env',
         inputSchema: { type: 'object' },
         scopesRequired: [],
+        definition: { name: 'get-env' },
       },
     ]);
     expect(tools.countFor('files')).toBe(2);
