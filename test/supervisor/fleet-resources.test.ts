@@ -225,6 +225,33 @@ describe('resources across the fleet', () => {
   }, 30_000);
 });
 
+describe('resources of a server that is down', () => {
+  it('still route to it and hold their form, so no other URI changes while it is away', async () => {
+    const { sup } = await collidingFleet();
+    expect(sup.stopServer('a')).toEqual({ ok: true });
+    await eventually(() => sup.status().find((s) => s.id === 'a')?.state === 'stopped', 5000, 'a stopped');
+    // Only b is listed now, and its copies of a's URIs keep the qualified form they had.
+    expect((await allResources(sup)).uris).toEqual([
+      'mcp-supervisor://b/fixture%3A%2F%2Fresource%2F1',
+      'mcp-supervisor://b/fixture%3A%2F%2Fresource%2F2',
+      'fixture://resource/3',
+    ]);
+    const templates = await sup.listResourceTemplates();
+    expect(templates.ok && templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'mcp-supervisor://b/fixture%3A%2F%2Fitem%2F{id}',
+    ]);
+    expect(await sup.readResource('fixture://resource/1')).toMatchObject({
+      ok: false,
+      code: 'SERVER_DOWN',
+      server: 'a',
+    });
+    // Started again, the same URI reads from it: a read waits for its server to be ready, as a call does.
+    expect(sup.startServer('a')).toEqual({ ok: true });
+    const read = await sup.readResource('fixture://resource/1');
+    expect(read.ok && read.server).toBe('a');
+  }, 30_000);
+});
+
 describe('resource subscriptions shared by several listeners', () => {
   it('asks the server once, lets listeners that join meanwhile share its refusal, and unsubscribes after the last', async () => {
     const dir = tempDir();
