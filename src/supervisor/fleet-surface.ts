@@ -87,6 +87,9 @@ export class FleetSurface {
   }
 
   async getPrompt(name: string, args?: Record<string, string>): Promise<SurfaceOutcome<GetPromptResult>> {
+    if (args !== undefined && !isStringRecord(args)) {
+      return surfaceFailure('INVALID_CALL', 'invalid prompt arguments: expected an object of strings');
+    }
     const prompt = typeof name === 'string' ? this.prompts.get(name) : undefined;
     if (!prompt) return surfaceFailure('UNKNOWN_PROMPT', `unknown prompt '${String(name)}'`);
     const conn = this.connection(prompt.server);
@@ -146,4 +149,9 @@ export class FleetSurface {
   private timeout(id: string): number {
     return clampTimeout(this.servers.get(id)?.timeouts.callMs ?? 30_000);
   }
+}
+
+function isStringRecord(v: unknown): v is Record<string, string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  return Object.values(v).every((x) => typeof x === 'string');
 }

@@ -61,6 +61,9 @@ describe('prompts across the fleet', () => {
     expect(out).toEqual({ ok: true, server: 'ev', result: want });
     const unknown = await sup.getPrompt('ev.no-such-prompt');
     expect(unknown).toMatchObject({ ok: false, code: 'UNKNOWN_PROMPT' });
+    // MCP prompt arguments are strings; anything else is refused before any server sees it.
+    const notStrings = await sup.getPrompt('ev.args-prompt', { city: 7 } as never);
+    expect(notStrings).toMatchObject({ ok: false, code: 'INVALID_CALL' });
     const fromFixture = await sup.getPrompt('fx.echo');
     expect(fromFixture).toMatchObject({ ok: false, code: 'UNKNOWN_PROMPT' });
   });
