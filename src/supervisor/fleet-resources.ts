@@ -191,6 +191,10 @@ export class FleetResources {
         server: owner.server,
         uri,
       });
+    if (!isRecord(conn.serverInit?.capabilities.resources)) {
+      const where = { server: owner.server, uri };
+      return resourceFailure('NOT_SUPPORTED', `server '${owner.server}' does not offer resources`, where);
+    }
     return { ok: true, server: owner.server, original: owner.uri, conn };
   }
 

@@ -165,6 +165,13 @@ describe('resources across the fleet', () => {
       ok: false,
       code: 'UNKNOWN_RESOURCE',
     });
+    // A URI naming a server that offers no resources never reaches it.
+    expect(await sup.readResource('mcp-supervisor://plain/x')).toMatchObject({
+      ok: false,
+      code: 'NOT_SUPPORTED',
+      server: 'plain',
+    });
+    expect(await sup.readResource(42 as never)).toMatchObject({ ok: false, code: 'INVALID_CALL' });
   }, 30_000);
 
   it('routes resources/updated to the subscribers of that resource of that server only', async () => {
