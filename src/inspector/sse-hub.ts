@@ -93,6 +93,9 @@ export class SseHub {
 
   #onEvent(event: SupervisorEvent): void {
     if (this.#closed) return;
+    // Stderr lines come up to 50 a second per server and would push state changes out of the replay; the
+    // exit shows the tail.
+    if (event.type === 'stderr') return;
     const n = { seq: ++this.#seq, event };
     this.#history.push(n);
     if (this.#history.length > this.#historySize) this.#history.shift();

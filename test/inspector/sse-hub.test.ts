@@ -47,6 +47,22 @@ describe('SseHub', () => {
     expect(tos).toEqual(['ready', 'wedged', 'stopping']);
   });
 
+  it("leaves a server's stderr lines out, so a flood of them cannot push state changes out of the replay", async () => {
+    const source = new FakeSource(sampleFleet());
+    const hub = new SseHub(source, { historySize: 3 });
+    cleanups.push(() => hub.close());
+    source.transition('git', 'spawning');
+    for (let i = 0; i < 10; i++)
+      source.emit({ type: 'stderr', server: 'git', line: `l${i}`, dropped: 0, at: 0 });
+    source.transition('git', 'handshaking');
+    source.emit({ type: 'log', server: 'git', level: 'info', data: 'hi', at: 0 });
+    const es = await SseClient.open(await serve(hub));
+    cleanups.push(() => es.close());
+    await es.until((f) => f.filter((x) => x.event === 'supervisor').length === 3);
+    const types = es.named('supervisor').map((f) => (JSON.parse(f.data ?? '{}') as { type: string }).type);
+    expect(types).toEqual(['state', 'state', 'log']);
+  });
+
   it('drops a client that stops reading instead of buffering without bound', async () => {
     const source = new FakeSource(sampleFleet());
     const hub = new SseHub(source, { maxBufferedBytes: 64 * 1024 });

@@ -74,6 +74,10 @@ export function describeEvent(e) {
       return e.message;
     case 'escalated':
       return `escalated: ${e.reason}`;
+    case 'prompts':
+      return `prompts +${e.added.length} \u2212${e.removed.length}`;
+    case 'log':
+      return `${e.level}${e.logger ? ` ${e.logger}` : ''}: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}`;
     default:
       return /** @type {{ type: string }} */ (e).type;
   }
@@ -90,4 +94,16 @@ export function summary(servers) {
   const parts = [`${servers.length} ${servers.length === 1 ? 'server' : 'servers'}`];
   for (const k of Object.keys(counts).sort()) parts.push(`${counts[k]} ${k}`);
   return parts.join(' \u00b7 ');
+}
+
+/**
+ * What a server said of itself, on one line: `everything 2.0.0 · MCP 2025-11-25 · tools, prompts`; empty before
+ * its handshake.
+ * @param {import('../../supervisor/server-identity.js').ServerIdentity | undefined} server
+ */
+export function identityText(server) {
+  if (!server) return '';
+  const who = [server.info.title ?? server.info.name, server.info.version].filter(Boolean).join(' ');
+  const offers = Object.keys(server.capabilities).sort().join(', ');
+  return [who || '(unnamed)', `MCP ${server.protocolVersion}`, offers || 'no capabilities'].join(' \u00b7 ');
 }

@@ -59,6 +59,15 @@ describe("the page's words (the browser module, run in Node)", () => {
     expect(describeEvent({ type: 'escalated', reason: 'too many restarts', at })).toBe(
       'escalated: too many restarts',
     );
+    expect(describeEvent({ type: 'prompts', server: 's', added: ['s.a'], removed: [], at })).toBe(
+      'prompts +1 −0',
+    );
+    expect(
+      describeEvent({ type: 'log', server: 's', level: 'warning', logger: 'db', data: 'slow', at }),
+    ).toBe('warning db: slow');
+    expect(describeEvent({ type: 'log', server: 's', level: 'info', data: { n: 1 }, at })).toBe(
+      'info: {"n":1}',
+    );
   });
 
   it('sums the fleet up by state, in name order', () => {
