@@ -3,7 +3,7 @@
 
 import { drawChart, lightChart } from './chart.js';
 import { el } from './dom.js';
-import { clock, duration, lastExitText } from './format.js';
+import { clock, duration, identityText, lastExitText } from './format.js';
 
 /** @import { PageRow } from '../page-data.js' */
 /** @import { StatechartGraph } from '../statechart.js' */
@@ -22,6 +22,9 @@ import { clock, duration, lastExitText } from './format.js';
  * @property {HTMLElement} exWhat
  * @property {HTMLElement} exReason
  * @property {HTMLElement} tail
+ * @property {HTMLElement} info what the server said of itself (serverInfo, protocol, capabilities)
+ * @property {HTMLDetailsElement} instr its instructions, folded
+ * @property {HTMLElement} instrText
  * @property {HTMLElement} chart
  * @property {SVGSVGElement | null} svg
  * @property {PageRow | null} s
@@ -61,6 +64,13 @@ export function makeCard(id) {
   what.appendChild(document.createTextNode(' '));
   const exReason = what.appendChild(el('span', { class: 'reason' }));
   const tail = ex.appendChild(el('pre', { 'data-testid': `server-stderr-${id}` }));
+  const info = root.appendChild(el('div', { class: 'info', 'data-testid': `server-info-${id}` }));
+  const instr = /** @type {HTMLDetailsElement} */ (
+    root.appendChild(el('details', { 'data-testid': `server-instructions-${id}` }))
+  );
+  instr.appendChild(el('summary', {}, 'instructions'));
+  const instrText = instr.appendChild(el('pre'));
+  instr.hidden = true;
   const chart = root.appendChild(el('div', { class: 'chart' }));
   return {
     id,
@@ -72,6 +82,9 @@ export function makeCard(id) {
     exWhat,
     exReason,
     tail,
+    info,
+    instr,
+    instrText,
     chart,
     svg: null,
     s: null,
@@ -111,6 +124,10 @@ export function paintCard(c, graph, skew) {
     c.exReason.textContent = (x.reason ? `\u2014 ${x.reason}` : '') + (x.at ? ` at ${clock(x.at)}` : '');
     c.tail.textContent = x.stderrTail || '(no stderr)';
   }
+  c.info.textContent = identityText(s.server);
+  // Server text, set as text: a server's instructions never become markup.
+  c.instr.hidden = !s.server?.instructions;
+  c.instrText.textContent = s.server?.instructions ?? '';
   if (!c.svg && graph) c.svg = c.chart.appendChild(drawChart(c.id, graph));
   if (c.svg) lightChart(c.svg, s.state);
 }

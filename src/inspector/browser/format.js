@@ -1,7 +1,7 @@
 // @ts-check
 // The page's words and numbers: pure functions, so they are unit-tested in Node as they run in the browser.
 
-/** @import { PageEvent, PageExit } from '../page-data.js' */
+/** @import { PageEvent, PageExit, PageRow } from '../page-data.js' */
 
 /**
  * @param {number} n
@@ -99,7 +99,7 @@ export function summary(servers) {
 /**
  * What a server said of itself, on one line: `everything 2.0.0 · MCP 2025-11-25 · tools, prompts`; empty before
  * its handshake.
- * @param {import('../../supervisor/server-identity.js').ServerIdentity | undefined} server
+ * @param {PageRow['server']} server
  */
 export function identityText(server) {
   if (!server) return '';

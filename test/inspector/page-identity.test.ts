@@ -1,0 +1,64 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
+import type { ServerStatus } from '../../src/supervisor/types.js';
+import { hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
+import { FakeSource } from './fake-source.js';
+
+warnIfNoChromium('inspector identity test');
+
+describe.skipIf(!hasChromium)('inspector page: what each server said of itself', () => {
+  let browser: Browser;
+  let ui: UiServer | undefined;
+  let page: Page | undefined;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await page?.close();
+    page = undefined;
+    await ui?.close();
+    ui = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows serverInfo, protocol and capabilities, and the instructions as text, never as markup', async () => {
+    const now = Date.now();
+    const fleet: ServerStatus[] = [
+      {
+        id: 'ev',
+        state: 'ready',
+        pid: 4242,
+        restarts: 0,
+        since: now - 1000,
+        tools: 3,
+        server: {
+          protocolVersion: '2025-11-25',
+          info: { name: 'everything', version: '2.0.0' },
+          capabilities: { tools: {}, prompts: {} },
+          instructions: 'Use <b id="injected">echo</b> first.',
+        },
+      },
+      { id: 'fx', state: 'spawning', restarts: 0, since: now, tools: 0 },
+    ];
+    ui = await startUiServer(new FakeSource(fleet));
+    page = await browser.newPage();
+    await page.goto(ui.url);
+    await page.getByTestId('server-card-ev').waitFor();
+    const info = page.getByTestId('server-info-ev');
+    await expect
+      .poll(() => info.textContent())
+      .toBe('everything 2.0.0 \u00b7 MCP 2025-11-25 \u00b7 prompts, tools');
+    const instructions = page.getByTestId('server-instructions-ev');
+    expect(await instructions.isHidden()).toBe(false);
+    await instructions.locator('summary').click();
+    expect(await instructions.locator('pre').textContent()).toBe('Use <b id="injected">echo</b> first.');
+    expect(await page.locator('#injected').count()).toBe(0);
+    // Before its handshake a server has said nothing: no line, no instructions.
+    expect(await page.getByTestId('server-info-fx').textContent()).toBe('');
+    expect(await page.getByTestId('server-instructions-fx').isHidden()).toBe(true);
+  });
+});
