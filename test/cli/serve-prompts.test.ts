@@ -144,4 +144,19 @@ describe('serve: logging', () => {
     expect(String(log.data)).toMatch(/-level message|level-message/);
     await client.callTool({ name: 'ev.toggle-simulated-logging', arguments: {} });
   }, 60_000);
+
+  it("names a message's own logger after its server: '<server>/<logger>'", async () => {
+    const config = writeFixtureConfig(cli.tempDir(), [{ id: 'fx', flags: ['--logging'] }]);
+    const logs: LoggingMessageNotification['params'][] = [];
+    const client = await connect(cli, clients, config, undefined, (c) =>
+      c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
+        logs.push(n.params);
+      }),
+    );
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    await client.setLoggingLevel('error');
+    const log = await until(() => logs[0], 10_000, 'the fixture message');
+    expect(log).toMatchObject({ level: 'warning', logger: 'fx/fixture' });
+    expect(String(log.data)).toMatch(/^level set to error in \d+$/);
+  }, 60_000);
 });

@@ -248,6 +248,26 @@ describe('logging across the fleet', () => {
   });
 });
 
+describe('logging of the fixture', () => {
+  it('tells a server that starts later the level set before, without being asked again', async () => {
+    const { sup, events } = f.create(
+      fleetConfig([fixtureServer('fx', ['--logging']), fixtureServer('quiet')]),
+    );
+    await sup.start();
+    expect(await sup.setLogLevel('warning')).toEqual({ ok: true, servers: ['fx'], failed: [] });
+    const logs = () => events.filter((e) => e.type === 'log') as Extract<SupervisorEvent, { type: 'log' }>[];
+    await eventually(() => logs().length === 1, 5000, 'the first log message');
+    const firstPid = sup.status()[0]!.pid;
+    expect(logs()[0]).toMatchObject({ server: 'fx', level: 'warning', logger: 'fixture' });
+    expect(logs()[0]!.data).toBe(`level set to warning in ${firstPid}`);
+    expect(sup.restart('fx')).toEqual({ ok: true });
+    await eventually(() => logs().length === 2, 10_000, 'the level told to the restarted server');
+    const secondPid = sup.status()[0]!.pid;
+    expect(secondPid).not.toBe(firstPid);
+    expect(logs()[1]!.data).toBe(`level set to warning in ${secondPid}`);
+  });
+});
+
 describe('stderr lines as events', () => {
   it('each stderr line of a server is a stderr event with its server', async () => {
     const { sup, events } = f.create(fleetConfig([fixtureServer('fx', ['--stderr-spam', '5'])]));
