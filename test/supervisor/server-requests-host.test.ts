@@ -6,6 +6,8 @@ import type { SupervisorOptions } from '../../src/supervisor/supervisor.js';
 import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
 import { readLog, tempDir } from './helpers.js';
 
+const EVERYTHING = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
 const f = fleets();
 const dirs: Array<{ cleanup(): void }> = [];
 afterEach(async () => {
@@ -107,4 +109,46 @@ describe('server requests answered by the host', () => {
     expect(declared()).toEqual({});
     expect((await ask('roots')).error?.code).toBe(-32601);
   });
+
+  it('the official server offers its sampling and elicitation tools only when told, and gets the host answers', async () => {
+    const asked: string[] = [];
+    const { sup } = f.create(
+      fleetConfig([
+        fixtureServer('ev', [], {
+          args: [EVERYTHING, 'stdio'],
+          allow: ['sampling', 'elicitation'],
+          timeouts: { startupMs: 15_000, callMs: 10_000, shutdownMs: 1000 },
+        }),
+        fixtureServer('bare', [], {
+          args: [EVERYTHING, 'stdio'],
+          timeouts: { startupMs: 15_000, callMs: 10_000, shutdownMs: 1000 },
+        }),
+      ]),
+      {
+        onSampling: async (r) => {
+          asked.push(`${r.server} ${r.method}`);
+          return REPLY;
+        },
+        onElicitation: async (r) => {
+          asked.push(`${r.server} ${r.method}`);
+          return { action: 'decline' };
+        },
+      },
+    );
+    await sup.start();
+    const names = sup.listTools().map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['ev.trigger-sampling-request', 'ev.trigger-elicitation-request']),
+    );
+    // Not allowed: never told the host could answer, so the server offers neither tool.
+    expect(names.filter((n) => n.startsWith('bare.trigger-') && /sampling|elicitation/.test(n))).toEqual([]);
+    const sampled = await sup.callToolOutcome('ev.trigger-sampling-request', {
+      prompt: 'hello',
+      maxTokens: 5,
+    });
+    expect(sampled).toEqual({ ok: true, text: expect.stringContaining('hi there') });
+    const elicited = await sup.callToolOutcome('ev.trigger-elicitation-request', {});
+    expect(elicited.ok).toBe(true);
+    expect(asked).toEqual(['ev sampling/createMessage', 'ev elicitation/create']);
+  }, 40_000);
 });
