@@ -77,10 +77,14 @@ export function received(
   }
 }
 
-export async function until<T>(get: () => T | undefined, ms: number, what: string): Promise<T> {
+export async function until<T>(
+  get: () => T | undefined | Promise<T | undefined>,
+  ms: number,
+  what: string,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = get();
+    const v = await get();
     if (v !== undefined) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);

@@ -21,7 +21,10 @@ const REPLY = {
   content: { type: 'text', text: 'hi from the client' },
   model: 'front-model',
 };
-const ALLOWED = { ev: ['allow: [sampling]'], fx: ['allow: [sampling, elicitation]', 'roots: client'] };
+const ALLOWED = {
+  ev: ['allow: [sampling]', 'roots: client'],
+  fx: ['allow: [sampling, elicitation]', 'roots: client'],
+};
 
 /** A client that declares sampling, elicitation and roots, answering each; `asked` records the methods. */
 async function capableClient(config: string, roots: Array<{ uri: string; name: string }>) {
@@ -64,7 +67,7 @@ function declaredTo(log: string) {
 describe('serve: servers’ requests go to the front client', () => {
   it('forwards sampling, elicitation and roots of an allowed server to a client that declared them', async () => {
     const { config, log } = writeConfig(cli.tempDir(), ALLOWED);
-    const roots = [{ uri: 'file:///work/a', name: 'a' }];
+    const roots = [{ uri: 'file:///srv/project-a', name: 'a' }];
     const { client, asked } = await capableClient(config, roots);
     expect(declaredTo(log)).toEqual({ sampling: {}, elicitation: {}, roots: { listChanged: true } });
     expect(await answerOf(client, 'sample')).toEqual({ result: REPLY });
@@ -117,5 +120,27 @@ describe('serve: servers’ requests go to the front client', () => {
     expect((await answerOf(client, 'sample')).error?.code).toBe(-32601);
     expect((await answerOf(client, 'roots')).error?.code).toBe(-32601);
     expect(asked).toEqual([]);
+  }, 60_000);
+
+  it('the official server lists the client’s roots, and again after the client says they changed', async () => {
+    const { config } = writeConfig(cli.tempDir(), ALLOWED);
+    const roots = [{ uri: 'file:///srv/project-a', name: 'a' }];
+    const { client } = await capableClient(config, roots);
+    const listed = async () => {
+      const r = await client.callTool({ name: 'ev.get-roots-list', arguments: {} });
+      return JSON.stringify(r.content);
+    };
+    await until(
+      async () => ((await listed()).includes('file:///srv/project-a') ? true : undefined),
+      10_000,
+      'the first roots at the server',
+    );
+    roots.splice(0, 1, { uri: 'file:///srv/project-b', name: 'b' });
+    await client.sendRootsListChanged();
+    await until(
+      async () => ((await listed()).includes('file:///srv/project-b') ? true : undefined),
+      10_000,
+      'the changed roots at the server',
+    );
   }, 60_000);
 });
