@@ -5,6 +5,7 @@ import {
   ResultSchema,
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { FORWARD_TIMEOUT_MS } from '../protocol/server-requests.js';
 import type { ClientHandlers } from '../supervisor/client-side.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 
@@ -12,7 +13,8 @@ import type { Supervisor } from '../supervisor/supervisor.js';
  * Makes the front client of `serve` the one that answers servers' sampling, elicitation and roots requests —
  * each only if the client declared it in its `initialize`; call once that is known. Which servers may ask at
  * all is their config's (`allow:`, `roots: client`). Results pass through unchanged: the server that asked
- * checks them, and a client's error goes back to it with its code.
+ * checks them, and a client's error goes back to it with its code. A person may be answering: the client gets
+ * as long as the server's own bound on the request, not the SDK's default minute.
  */
 export function answerThroughFrontClient(server: Server, sup: Supervisor): void {
   const caps = server.getClientCapabilities() ?? {};
@@ -22,7 +24,7 @@ export function answerThroughFrontClient(server: Server, sup: Supervisor): void 
       server.request(
         { method: 'sampling/createMessage', params: r.params as CreateMessageRequest['params'] },
         ResultSchema,
-        { signal: r.signal },
+        { signal: r.signal, timeout: FORWARD_TIMEOUT_MS },
       );
   }
   if (caps.elicitation) {
@@ -30,7 +32,7 @@ export function answerThroughFrontClient(server: Server, sup: Supervisor): void 
       server.request(
         { method: 'elicitation/create', params: r.params as ElicitRequest['params'] },
         ResultSchema,
-        { signal: r.signal },
+        { signal: r.signal, timeout: FORWARD_TIMEOUT_MS },
       );
   }
   if (caps.roots) {
