@@ -104,6 +104,34 @@ describe('server requests answered by the host', () => {
     expect(await ask('roots')).toEqual({ result: { roots: [{ uri: 'file:///srv/b', name: 'b' }] } });
   });
 
+  it('answers the requests a server makes right after the handshake (fixture --server-requests)', async () => {
+    const d = tempDir();
+    dirs.push(d);
+    const log = join(d.dir, 'fx.log');
+    const server = fixtureServer('fx', ['--server-requests', `--log=${log}`], {
+      allow: ['sampling', 'elicitation'],
+      roots: 'client',
+    });
+    const { sup, events } = f.create(fleetConfig([server]), {
+      onSampling: async () => REPLY,
+      onElicitation: async () => ({ action: 'cancel' }),
+      roots: [{ uri: 'file:///srv/a', name: 'a' }],
+    });
+    await sup.start();
+    // The fixture asks sampling (id 0), elicitation (1) and roots (2) as soon as it is initialized.
+    const answers = () =>
+      readLog(log)
+        .filter((m) => !('method' in m))
+        .sort((a, b) => Number(a.id) - Number(b.id));
+    await eventually(() => answers().length === 3, 5000, 'three answers at the fixture');
+    expect(answers()).toEqual([
+      { jsonrpc: '2.0', id: 0, result: REPLY },
+      { jsonrpc: '2.0', id: 1, result: { action: 'cancel' } },
+      { jsonrpc: '2.0', id: 2, result: { roots: [{ uri: 'file:///srv/a', name: 'a' }] } },
+    ]);
+    expect(events.filter((e) => e.type === 'refused')).toEqual([]);
+  });
+
   it('roots: client without host roots is refused like any request nobody answers', async () => {
     const { declared, ask } = await fleet({ roots: 'client' });
     expect(declared()).toEqual({});
