@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -105,12 +106,22 @@ describe('serve: servers’ requests go to the front client', () => {
   it('refuses (-32601) what the client did not declare, even for an allowed server, and declares nothing', async () => {
     const { config, log } = writeConfig(cli.tempDir(), ALLOWED);
     const client = await connect(cli, clients, config);
+    const stderr: string[] = [];
+    (client.transport as StdioClientTransport).stderr?.on('data', (c: Buffer) => stderr.push(c.toString()));
     expect(declaredTo(log)).toEqual({});
     expect((await answerOf(client, 'sample')).error?.code).toBe(-32601);
     expect((await answerOf(client, 'elicit')).error?.code).toBe(-32601);
     expect((await answerOf(client, 'roots')).error?.code).toBe(-32601);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain('ev.trigger-sampling-request');
+    // Each refusal is a `refused` event, in serve's log on stderr.
+    await until(
+      () => (/event=refused server=fx method=roots\/list/.test(stderr.join('')) ? true : undefined),
+      5000,
+      'the refused events on stderr',
+    );
+    expect(stderr.join('')).toMatch(/event=refused server=fx method=sampling\/createMessage/);
+    expect(stderr.join('')).toMatch(/event=refused server=fx method=elicitation\/create/);
   }, 60_000);
 
   it('refuses a server that is not allowed, whatever the client declared', async () => {
