@@ -93,7 +93,7 @@ export type SupervisorEvent =
   /** A server's `notifications/message`: its level, logger and data as sent. */
   | { type: 'log'; server: string; level: LogLevel; logger?: string; data: unknown; at: number }
   /** One stderr line of a server (cut at 4 KiB, rate-limited); `dropped` lines before it were not passed on. */
-  | { type: 'stderr'; server: string; line: string; dropped: number; at: number }
+  | { type: 'stderr'; server: string; line: string; dropped: number; at: number };
 
 /** Converts a process exit into the `lastExit` of a status row. */
 export function toLastExit(exit: ExitInfo, at: number): LastExit {
