@@ -1,4 +1,4 @@
-import { TokenBucket } from '../protocol/token-bucket.js';
+import { TokenBucket } from './token-bucket.js';
 
 /** The longest stderr line passed on whole; the rest of a longer one is cut (the ring still keeps its bytes). */
 export const STDERR_LINE_BYTES = 4096;

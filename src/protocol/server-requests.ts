@@ -5,7 +5,7 @@ import {
   METHOD_NOT_FOUND,
   RATE_LIMITED,
 } from '../framing/json-rpc.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../process/token-bucket.js';
 
 /** How a request the host chose to answer ends: the result, or a JSON-RPC error to pass back. */
 export type ForwardAnswer =

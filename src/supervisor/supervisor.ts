@@ -39,17 +39,10 @@ import {
 } from './client-side.js';
 import { Connections } from './connections.js';
 import type { CompleteResult, CompletionRef } from './fleet-complete.js';
-import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
 import { FleetResources } from './fleet-resources.js';
+import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
 import { FleetTools } from './fleet-tools.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
-import {
-  type GateVerdict,
-  handshakeActor,
-  pingerActor,
-  processActor,
-  vetToolsActor,
-} from './runtime-actors.js';
 import type {
   ResourceListOutcome,
   ResourceReadOutcome,
@@ -57,6 +50,13 @@ import type {
   ResourceTemplatesOutcome,
   ResourceUpdate,
 } from './resource-outcome.js';
+import {
+  type GateVerdict,
+  handshakeActor,
+  pingerActor,
+  processActor,
+  vetToolsActor,
+} from './runtime-actors.js';
 import { identityRow } from './server-identity.js';
 import { ServerWatch } from './server-watch.js';
 import { listingNotice, talkNotice } from './talk-notices.js';
