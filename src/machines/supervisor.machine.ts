@@ -117,15 +117,19 @@ export const supervisorMachine = setup({
     },
     START: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        if (!context.books.children[event.id]) return;
+        const child = context.books.children[event.id];
+        if (!child) return;
+        // A server mid-stop ignores START (its process is still ending), so a START after a stop of ours waits
+        // for that exit and starts it then, as a restart does; the exit is still ours and counts for nothing.
+        const afterExit = child.phase === 'running' && child.intent !== null;
         const books = withChild(leaveGroups(context.books, event.id), event.id, {
           history: clearHistory(),
           failedStarts: 0,
-          intent: null,
+          intent: afterExit ? 'manual-restart' : null,
         });
         enqueue.assign({ books });
         enqueue.cancel(restartTimer(event.id));
-        enqueue.sendTo(serverActorId(event.id), { type: 'START' });
+        if (!afterExit) enqueue.sendTo(serverActorId(event.id), { type: 'START' });
       }),
     },
     STOP: {

@@ -385,3 +385,63 @@ describe('supervisor machine: reports that cross its own decisions', () => {
     }
   });
 });
+
+describe('supervisor machine: a start or restart asked for while a stop is under way', () => {
+  it('START during a requested stop starts the server once its exit is in, with no backoff', async () => {
+    const h = harness([server('a')]);
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    h.actor.send({ type: 'STOP', id: 'a' });
+    h.actor.send({ type: 'START', id: 'a' });
+    // The fake process exits a microtask after its STOP: the START above reached the machine mid-stop.
+    expect(h.stops).toEqual(['a']);
+    await h.flush();
+    expect(h.spawns.map((s) => [s.id, s.at])).toEqual([
+      ['a', 0],
+      ['a', 0],
+    ]);
+    expect(h.state('a')).toBe('ready');
+    h.actor.stop();
+  });
+
+  it('RESTART during a requested stop brings the server back once', async () => {
+    const h = harness([server('a')]);
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    h.actor.send({ type: 'STOP', id: 'a' });
+    h.actor.send({ type: 'RESTART', id: 'a' });
+    await h.flush();
+    expect(h.spawns).toHaveLength(2);
+    expect(h.state('a')).toBe('ready');
+    h.actor.stop();
+  });
+
+  it('the last word wins: STOP, START, STOP leaves the server stopped', async () => {
+    const h = harness([server('a')]);
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    h.actor.send({ type: 'STOP', id: 'a' });
+    h.actor.send({ type: 'START', id: 'a' });
+    h.actor.send({ type: 'STOP', id: 'a' });
+    await h.flush();
+    expect(h.state('a')).toBe('stopped');
+    expect(h.spawns).toHaveLength(1);
+    h.actor.stop();
+  });
+
+  it('START while a sibling restart stops the server starts it after that exit, not after the group delay', async () => {
+    const h = harness([server('a'), server('b')], 'one_for_all');
+    h.actor.send({ type: 'START_ALL' });
+    await h.flush();
+    // b's crash stops a; the START for a arrives before a's exit.
+    h.live.get('b')!(1);
+    h.actor.send({ type: 'START', id: 'a' });
+    await h.flush();
+    expect(h.state('a')).toBe('ready');
+    expect(h.spawns.map((s) => s.id)).toEqual(['a', 'b', 'a']);
+    await h.advance(100);
+    expect(h.spawns.map((s) => s.id)).toEqual(['a', 'b', 'a', 'b']);
+    expect(['a', 'b'].map(h.state)).toEqual(['ready', 'ready']);
+    h.actor.stop();
+  });
+});

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveGroups } from '../../src/process/ledger.js';
+import type { SupervisorEvent } from '../../src/supervisor/types.js';
 import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
 import { gone } from './helpers.js';
 
@@ -93,4 +94,29 @@ describe('every control path terminates', () => {
     expect(events.slice(seen).filter((e) => e.type === 'state')).toEqual([]);
     expect(liveGroups()).toEqual([]);
   });
+});
+
+describe('a start asked for while a stop is under way', () => {
+  /** The server's states and exits, in the order they were reported. */
+  const trail = (events: readonly SupervisorEvent[]) =>
+    events.flatMap((e) => (e.type === 'state' ? [e.to] : e.type === 'exit' ? ['exit'] : []));
+
+  for (const verb of ['startServer', 'restart'] as const) {
+    it(`${verb} right after stopServer starts the server again once the old process is gone`, async () => {
+      const { sup, events } = f.create(fleetConfig([fixtureServer('a')]));
+      await sup.start();
+      const oldPid = sup.status()[0]!.pid!;
+      const from = events.length;
+      expect(sup.stopServer('a')).toEqual({ ok: true });
+      expect(sup[verb]('a')).toEqual({ ok: true });
+      // Both calls landed mid-stop: the old process has not exited yet.
+      expect(sup.status()[0]!.state).toBe('stopping');
+      await eventually(() => sup.status()[0]!.state === 'ready', 8000, 'ready again');
+      expect(await gone(oldPid)).toBe(true);
+      const newPid = sup.status()[0]!.pid!;
+      expect(newPid).not.toBe(oldPid);
+      expect(trail(events.slice(from))).toEqual(['stopping', 'exit', 'spawning', 'handshaking', 'ready']);
+      expect(sup.status()[0]!.restarts).toBe(0);
+    });
+  }
 });
