@@ -8,6 +8,8 @@ export interface GatewayFeatures {
   prompts?: boolean;
   completions?: boolean;
   logging?: boolean;
+  /** Task-augmented `tools/call` and `tasks/*` (MCP 2025-11-25), passed through to the servers that declare them. */
+  tasks?: NonNullable<ServerCapabilities['tasks']>;
 }
 
 /**
@@ -24,5 +26,6 @@ export function gatewayCapabilities(features: GatewayFeatures): ServerCapabiliti
   if (features.prompts) caps.prompts = { listChanged: true };
   if (features.completions) caps.completions = {};
   if (features.logging) caps.logging = {};
+  if (features.tasks) caps.tasks = features.tasks;
   return caps;
 }

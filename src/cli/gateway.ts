@@ -15,6 +15,7 @@ import { relayProgress } from './gateway-progress.js';
 import { GatewayResources } from './gateway-resources.js';
 import { gatewayResult } from './gateway-result.js';
 import { GatewaySurface } from './gateway-surface.js';
+import { GATEWAY_TASKS, GatewayTasks } from './gateway-tasks.js';
 
 export interface GatewayOptions {
   name: string;
@@ -50,6 +51,7 @@ export class Gateway {
   private readonly unsubscribe: () => void;
   private readonly surface: GatewaySurface;
   private readonly resources: GatewayResources;
+  private readonly tasks: GatewayTasks;
 
   constructor(
     private readonly sup: Supervisor,
@@ -66,6 +68,7 @@ export class Gateway {
           prompts: true,
           completions: true,
           logging: true,
+          tasks: GATEWAY_TASKS,
         }),
       },
     );
@@ -82,13 +85,14 @@ export class Gateway {
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
     });
+    this.tasks = new GatewayTasks(this.server, sup, opts.onWarn);
     instructionsAtInitialize(
       this.server,
       async () => {
         await settled(this.started, this.opts.listWaitMs ?? 10_000);
         return composeInstructions(this.sup.status(), this.sup.config.supervisor.separator);
       },
-      (result) => this.resources.trim(this.surface.trim(result)),
+      (result) => this.tasks.trim(this.resources.trim(this.surface.trim(result))),
       () => {
         answerThroughFrontClient(this.server, this.sup);
         this.opts.onClient?.();
@@ -105,6 +109,10 @@ export class Gateway {
       const scopes = this.opts.scopes ?? [];
       const progress = relayProgress(request.params._meta, extra, this.opts.onWarn);
       const cap = this.opts.maxResultBytes;
+      if (request.params.task) {
+        // The server answers at once with a task; its result is fetched later with tasks/result.
+        return this.tasks.call(name, args, request.params.task, { signal: extra.signal, scopes });
+      }
       const result = await this.sup.callToolResult(name, args, {
         signal: extra.signal,
         scopes,
@@ -129,6 +137,7 @@ export class Gateway {
     this.closed = true;
     this.unsubscribe();
     this.surface.close();
+    this.tasks.close();
     // The servers are told to unsubscribe, but a stopping gateway does not wait on their answers.
     void this.resources.close();
     if (this.timer) clearTimeout(this.timer);

@@ -26,6 +26,8 @@ export type CallErrorCode =
   | 'SERVER_EXITED'
   /** The server answered with a JSON-RPC error (its code is `rpcCode`). */
   | 'REMOTE_ERROR'
+  /** The tool's `execution.taskSupport` is `required`: it runs only as a task (`callToolAsTask`). */
+  | 'TASK_REQUIRED'
   /** The server answered with a result marked `isError`: the tool ran and reported a failure. */
   | 'TOOL_ERROR'
   /** The server answered with something that is not a tool result. */

@@ -53,6 +53,8 @@ export type ConnectionEvent =
   /** A `notifications/message` from the server: its params as sent (level, logger?, data). */
   | { type: 'log'; params: Record<string, unknown> }
   | { type: 'refused'; method: string }
+  /** `notifications/tasks/status`: its params as sent (a Task: taskId, status, …). */
+  | { type: 'task_status'; params: Record<string, unknown> }
   | { type: 'call_timeout'; method: string }
   /** The server answered a request of ours (a result, an error or an oversize line): it is alive. */
   | { type: 'call_ok'; method: string }
@@ -333,6 +335,9 @@ export class McpConnection {
     }
     if (isNotification(m) && m.method === 'notifications/prompts/list_changed' && this.handshakeDone) {
       this.emit({ type: 'prompts_changed' });
+    }
+    if (isNotification(m) && m.method === 'notifications/tasks/status' && isParams(m.params)) {
+      this.emit({ type: 'task_status', params: m.params });
     }
     if (isNotification(m) && m.method === 'notifications/message' && isParams(m.params)) {
       this.emit({ type: 'log', params: m.params });

@@ -8,6 +8,10 @@ export type SurfaceErrorCode =
   | 'UNKNOWN_PROMPT'
   /** No ready server owns the reference (a prompt or resource template) a completion names. */
   | 'UNKNOWN_REF'
+  /** No task of the fleet has that id. */
+  | 'UNKNOWN_TASK'
+  /** The task's server restarted or stopped since it created the task: that run, and its tasks, are gone. */
+  | 'TASK_LOST'
   /** The server (or no server of the fleet) declares the capability the request needs. */
   | 'NOT_SUPPORTED';
 

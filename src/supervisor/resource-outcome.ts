@@ -96,7 +96,10 @@ export function resourceFailureFromError(
   const code: ResourceErrorCode =
     err instanceof RemoteError && err.code === RESOURCE_NOT_FOUND
       ? 'UNKNOWN_RESOURCE'
-      : f.code === 'UNKNOWN_TOOL' || f.code === 'TOOL_ERROR' || f.code === 'FORBIDDEN'
+      : f.code === 'UNKNOWN_TOOL' ||
+          f.code === 'TOOL_ERROR' ||
+          f.code === 'FORBIDDEN' ||
+          f.code === 'TASK_REQUIRED'
         ? 'INTERNAL'
         : f.code;
   const out = resourceFailure(code, f.message, where);

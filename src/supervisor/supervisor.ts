@@ -41,6 +41,7 @@ import { Connections } from './connections.js';
 import type { CompleteResult, CompletionRef } from './fleet-complete.js';
 import { FleetResources } from './fleet-resources.js';
 import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
+import { FleetTasks, type TaskMethod } from './fleet-tasks.js';
 import { FleetTools } from './fleet-tools.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import type {
@@ -136,6 +137,7 @@ export class Supervisor {
   private readonly tools: FleetTools;
   private readonly surface: FleetSurface;
   private readonly resources: FleetResources;
+  private readonly tasks: FleetTasks;
   private started = false;
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
@@ -186,6 +188,7 @@ export class Supervisor {
           this.emit({ type: 'refused', server: id, method: event.method, at: now() });
         this.surface.onConnection(id, event);
         this.resources.onConnectionEvent(id, event);
+        this.tasks.onConnection(id, event);
         const notice = talkNotice(event);
         if (notice) this.emit({ type: 'notice', server: id, ...notice, at: now() });
       },
@@ -222,6 +225,12 @@ export class Supervisor {
       (id) => this.connections.get(id),
       (e) => this.emit(e),
       now,
+    );
+    this.tasks = new FleetTasks(
+      config.servers.map((s) => s.id),
+      config.supervisor.separator,
+      (id) => this.connections.get(id),
+      (id) => clampTimeout(this.servers.get(id)?.timeouts.callMs ?? 60_000),
     );
     this.resources = new FleetResources({
       servers: config.servers,
@@ -342,6 +351,44 @@ export class Supervisor {
     }
   }
 
+  /**
+   * A task-augmented `tools/call` (MCP tasks): the server's CreateTaskResult, its task id made the fleet's
+   * (docs/mcp-surface.md, "Tasks"). Never rejects: a failure is data with its code.
+   */
+  async callToolAsTask(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    task: Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<SurfaceOutcome<Record<string, unknown>>> {
+    try {
+      const target = await this.prepare(name, args, opts, true);
+      if (!target.ok) return target;
+      const params = { ...(target.args ? { arguments: target.args } : {}), name: target.tool.tool, task };
+      const server = target.call.server ?? target.tool.server;
+      return await this.tasks.create(target.conn, server, params, target.call.timeoutMs);
+    } catch (err) {
+      return failureFromError(err);
+    }
+  }
+
+  /** `tasks/get`, `tasks/result` or `tasks/cancel` at the server that created the task; never rejects. */
+  taskRequest(method: TaskMethod, taskId: string): Promise<SurfaceOutcome<Record<string, unknown>>> {
+    if (this.stopping) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
+    return this.tasks.request(method, taskId);
+  }
+
+  /** Every task of every server that lists tasks, under the fleet's task ids; never rejects. */
+  listTasks(): Promise<SurfaceOutcome<{ tasks: Record<string, unknown>[] }>> {
+    if (this.stopping) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
+    return this.tasks.list();
+  }
+
+  /** Hears each server's `notifications/tasks/status`, under the fleet's task ids. */
+  onTaskStatus(listener: (params: Record<string, unknown>) => void): () => void {
+    return this.tasks.onStatus(listener);
+  }
+
   /** Every prompt of every ready server, under its namespaced name (made as tools' names are). */
   listPrompts(): ExposedPrompt[] {
     return this.surface.listPrompts();
@@ -446,6 +493,7 @@ export class Supervisor {
     rawName: unknown,
     rawArgs: unknown,
     rawOpts: unknown,
+    asTask = false,
   ): Promise<
     | CallFailure
     | {
@@ -485,6 +533,10 @@ export class Supervisor {
     const conn = this.connections.get(server.id);
     if (!tool) return callFailure('UNKNOWN_TOOL', `unknown tool '${name}'`, where);
     if (!conn) return callFailure('SERVER_DOWN', `server '${server.id}' is not connected`, where);
+    if (!asTask && taskSupportOf(tool) === 'required') {
+      const why = `tool '${name}' runs only as a task (its execution.taskSupport is 'required'): call it with callToolAsTask`;
+      return callFailure('TASK_REQUIRED', why, where);
+    }
     // Fails closed: a call that names no scopes holds none, unless the host said scopes go unchecked.
     if (opts.scopes !== undefined || this.options.scopes !== 'unchecked') {
       const callerScopes = opts.scopes ?? [];
@@ -568,4 +620,11 @@ function handlersOf(options: SupervisorOptions): ClientHandlers {
     elicitation: options.onElicitation,
     roots: typeof roots === 'function' ? roots : roots ? () => roots : undefined,
   };
+}
+
+function taskSupportOf(tool: ExposedTool): unknown {
+  const execution = tool.definition?.execution;
+  return typeof execution === 'object' && execution !== null
+    ? (execution as { taskSupport?: unknown }).taskSupport
+    : undefined;
 }

@@ -1,0 +1,106 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CancelTaskRequestSchema,
+  type CreateTaskResult,
+  ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  type InitializeResult,
+  ListTasksRequestSchema,
+  McpError,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallOptions } from '../protocol/call-options.js';
+import type { SurfaceFailure } from '../protocol/surface-outcome.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+
+/** The `_meta` key under which a JSON-RPC error of `serve` carries the failure's code. */
+const CODE_KEY = 'mcp-supervisor/code';
+
+/** What `serve` declares for tasks when some server of the fleet declares them. */
+export const GATEWAY_TASKS: NonNullable<ServerCapabilities['tasks']> = {
+  list: {},
+  cancel: {},
+  requests: { tools: { call: {} } },
+};
+
+/**
+ * Tasks through `serve`: a task-augmented `tools/call` goes to the owning server unchanged but for the tool's
+ * name, and `tasks/get`, `tasks/result`, `tasks/cancel` go to the server that created the task, under the
+ * fleet's task ids (docs/mcp-surface.md); `tasks/list` is merged, `notifications/tasks/status` relayed.
+ */
+export class GatewayTasks {
+  private closed = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    server: Server,
+    private readonly sup: Supervisor,
+    onWarn?: (message: string) => void,
+  ) {
+    server.setRequestHandler(GetTaskRequestSchema, async (r) => this.routed('tasks/get', r.params.taskId));
+    server.setRequestHandler(GetTaskPayloadRequestSchema, async (r) =>
+      this.routed('tasks/result', r.params.taskId),
+    );
+    server.setRequestHandler(CancelTaskRequestSchema, async (r) =>
+      this.routed('tasks/cancel', r.params.taskId),
+    );
+    server.setRequestHandler(ListTasksRequestSchema, async () => {
+      const out = await sup.listTasks();
+      if (!out.ok) throw taskError(out);
+      return out.result as never;
+    });
+    this.unsubscribe = sup.onTaskStatus((params) => {
+      if (this.closed) return;
+      server.notification({ method: 'notifications/tasks/status', params }).catch((err: unknown) => {
+        onWarn?.(`could not relay a task status: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    });
+  }
+
+  /** A task-augmented `tools/call`: the server's CreateTaskResult, or the failure as a JSON-RPC error. */
+  async call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    task: Record<string, unknown>,
+    opts: CallOptions,
+  ): Promise<CreateTaskResult> {
+    const out = await this.sup.callToolAsTask(name, args, task, opts);
+    if (!out.ok) throw taskError(out);
+    return out.result as CreateTaskResult;
+  }
+
+  /** The `initialize` answer without `tasks` when no server of the fleet declares them. */
+  trim(result: InitializeResult): InitializeResult {
+    if (this.sup.offers('tasks')) return result;
+    const { tasks: _t, ...capabilities } = result.capabilities;
+    return { ...result, capabilities };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+  }
+
+  private async routed(
+    method: 'tasks/get' | 'tasks/result' | 'tasks/cancel',
+    taskId: string,
+  ): Promise<never> {
+    const out = await this.sup.taskRequest(method, taskId);
+    if (!out.ok) throw taskError(out);
+    return out.result as never;
+  }
+}
+
+/**
+ * A failure as a JSON-RPC error: an unknown or lost task, an unknown tool or a bad call is −32602 (as the spec
+ * has it for an unknown task id); a server's own error keeps its code; anything else is −32603. The code is in
+ * `data`.
+ */
+function taskError(f: SurfaceFailure): McpError {
+  const data = { [CODE_KEY]: f.code, ...(f.server !== undefined ? { server: f.server } : {}) };
+  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message, data);
+  const invalid = ['UNKNOWN_TASK', 'TASK_LOST', 'UNKNOWN_TOOL', 'INVALID_CALL', 'FORBIDDEN'].includes(f.code);
+  return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message, data);
+}

@@ -1,0 +1,154 @@
+import { isRecord } from '../framing/is-record.js';
+import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
+
+/** The `tasks/*` requests routed by task id to the server that created the task. */
+export type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/cancel';
+
+/** The `_meta` key MCP ties a task's messages and result to it by. */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/** Task ids remembered at most; the oldest are forgotten first (a server forgets its own after their ttl anyway). */
+export const MAX_TASKS = 10_000;
+
+/** Pages of `tasks/list` read from one server at most. */
+const MAX_TASK_PAGES = 20;
+
+interface TaskEntry {
+  server: string;
+  /** The id the server gave. */
+  taskId: string;
+  /** The run of the server that created the task: another run does not know it. */
+  conn: McpConnection;
+}
+
+/**
+ * Tasks (MCP 2025-11-25) across the fleet. Two servers may issue the same task id, so the id a caller sees is
+ * `<server id><separator><server's task id>`, and every id handed out is remembered with the server and the
+ * run (connection) that created it: requests are routed by that map, never by taking the id apart. A task of a
+ * run that is gone (the server restarted or stopped) fails with `TASK_LOST` instead of reaching a server that
+ * never heard of it.
+ */
+export class FleetTasks {
+  private readonly byId = new Map<string, TaskEntry>();
+  private readonly listeners = new Set<(params: Record<string, unknown>) => void>();
+
+  constructor(
+    private readonly order: readonly string[],
+    private readonly separator: string,
+    private readonly connection: (id: string) => McpConnection | undefined,
+    private readonly timeout: (id: string) => number,
+  ) {}
+
+  /** Sends a task-augmented `tools/call` and answers its CreateTaskResult with the fleet's task id. */
+  async create(
+    conn: McpConnection,
+    server: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<SurfaceOutcome<Record<string, unknown>>> {
+    const out = await requestOutcome<Record<string, unknown>>(conn, server, 'tools/call', params, timeoutMs);
+    if (!out.ok) return out;
+    const task = out.result.task;
+    if (!isRecord(task) || typeof task.taskId !== 'string') {
+      return surfaceFailure(
+        'INVALID_RESULT',
+        `server '${server}' answered a task call without a task`,
+        server,
+      );
+    }
+    const taskId = this.remember(server, task.taskId, conn);
+    return { ok: true, server, result: { ...out.result, task: { ...task, taskId } } };
+  }
+
+  /** `tasks/get`, `tasks/result` or `tasks/cancel` for a task id this fleet handed out; never rejects. */
+  async request(method: TaskMethod, id: string): Promise<SurfaceOutcome<Record<string, unknown>>> {
+    const entry = this.byId.get(id);
+    if (!entry) return surfaceFailure('UNKNOWN_TASK', `unknown task '${id}'`);
+    const { server } = entry;
+    const conn = this.connection(server);
+    if (conn !== entry.conn || conn.exit) {
+      return surfaceFailure(
+        'TASK_LOST',
+        `task '${id}' is lost: server '${server}' restarted or stopped since it created the task`,
+        server,
+      );
+    }
+    const out = await requestOutcome<Record<string, unknown>>(
+      conn,
+      server,
+      method,
+      { taskId: entry.taskId },
+      this.timeout(server),
+    );
+    if (!out.ok) return out;
+    return { ok: true, server, result: this.rename(out.result, id) };
+  }
+
+  /** Every task of every connected server that lists tasks, servers in config order; never rejects. */
+  async list(): Promise<SurfaceOutcome<{ tasks: Record<string, unknown>[] }>> {
+    const tasks: Record<string, unknown>[] = [];
+    for (const server of this.order) {
+      const conn = this.connection(server);
+      const caps = conn?.serverInit?.capabilities.tasks;
+      if (!conn || conn.exit || !isRecord(caps) || !caps.list) continue;
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_TASK_PAGES; page++) {
+        const params = cursor === undefined ? {} : { cursor };
+        const out = await requestOutcome<Record<string, unknown>>(
+          conn,
+          server,
+          'tasks/list',
+          params,
+          this.timeout(server),
+        );
+        if (!out.ok) return out;
+        const listed = Array.isArray(out.result.tasks) ? out.result.tasks : [];
+        for (const t of listed) {
+          if (!isRecord(t) || typeof t.taskId !== 'string') continue;
+          tasks.push({ ...t, taskId: this.remember(server, t.taskId, conn) });
+        }
+        if (typeof out.result.nextCursor !== 'string') break;
+        cursor = out.result.nextCursor;
+      }
+    }
+    return { ok: true, server: '', result: { tasks } };
+  }
+
+  /** Hears `notifications/tasks/status` of a task this fleet handed out, with the fleet's task id. */
+  onStatus(listener: (params: Record<string, unknown>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onConnection(server: string, event: ConnectionEvent): void {
+    if (event.type !== 'task_status') return;
+    const conn = this.connection(server);
+    const taskId = event.params.taskId;
+    if (!conn || typeof taskId !== 'string') return;
+    const id = this.remember(server, taskId, conn);
+    for (const l of this.listeners) l({ ...event.params, taskId: id });
+  }
+
+  private remember(server: string, taskId: string, conn: McpConnection): string {
+    const id = `${server}${this.separator}${taskId}`;
+    this.byId.delete(id);
+    this.byId.set(id, { server, taskId, conn });
+    if (this.byId.size > MAX_TASKS) {
+      const oldest = this.byId.keys().next().value;
+      if (oldest !== undefined) this.byId.delete(oldest);
+    }
+    return id;
+  }
+
+  /** A server's answer with its task id (as a Task, or in the related-task `_meta`) replaced by the fleet's. */
+  private rename(result: Record<string, unknown>, id: string): Record<string, unknown> {
+    const out = { ...result };
+    if (typeof out.taskId === 'string') out.taskId = id;
+    const meta = out._meta;
+    if (isRecord(meta) && isRecord(meta[RELATED_TASK])) {
+      out._meta = { ...meta, [RELATED_TASK]: { ...meta[RELATED_TASK], taskId: id } };
+    }
+    return out;
+  }
+}
