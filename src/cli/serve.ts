@@ -11,7 +11,7 @@ import { handleShutdownSignals } from './shutdown.js';
 export interface ServeFlags extends FleetFlags {
   /** The scopes of the client this gateway serves (`--scopes a,b`); every call is checked against them. */
   scopes?: string[];
-  /** `--max-result-bytes`: the cap on every tool result sent to the client. */
+  /** `--max-result-bytes`: the cap on every tool result sent; wins over the config's `serve.maxResultBytes`. */
   maxResultBytes?: number;
 }
 
@@ -37,7 +37,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
     name: 'mcp-supervisor',
     version,
     scopes: flags.scopes ?? [],
-    maxResultBytes: flags.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
+    maxResultBytes: flags.maxResultBytes ?? config.serve?.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
     onWarn: (m) => reporter.log('warn', m),
     onClient: () => begin(),
   });

@@ -17,6 +17,7 @@ import {
   McpServersDocumentSchema,
   NativeDocumentSchema,
   ServerSchema,
+  ServeSectionSchema,
   SupervisorSectionSchema,
 } from './schema.js';
 import { assignServerIds } from './server-ids.js';
@@ -93,6 +94,9 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
   const supResult = SupervisorSectionSchema.safeParse(section('supervisor'), { error: configErrorMap });
   if (!supResult.success) sink.zod(supResult.error.issues, ['supervisor']);
   const supervisor = supResult.success ? supResult.data : SupervisorSectionSchema.parse(undefined);
+  const serveResult = ServeSectionSchema.safeParse(section('serve'), { error: configErrorMap });
+  if (!serveResult.success) sink.zod(serveResult.error.issues, ['serve']);
+  const serve = serveResult.success ? serveResult.data : {};
 
   const serversValue = section(container);
   const entries = listServers(serversValue, container, sink);
@@ -129,6 +133,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
       limit: { maxRestarts: supervisor.limit.maxRestarts, windowMs: supervisor.limit.window },
       containment: supervisor.containment,
     },
+    ...(serve.maxResultBytes !== undefined ? { serve: { maxResultBytes: serve.maxResultBytes } } : {}),
     servers,
   };
 }

@@ -197,6 +197,13 @@ export const SupervisorSectionSchema = z
   })
   .prefault({});
 
+/** The `serve:` section: what the gateway does as a whole (its `--max-result-bytes` flag wins over this). */
+export const ServeSectionSchema = z
+  .strictObject({
+    maxResultBytes: size(MIN_RESULT_BYTES).optional(),
+  })
+  .prefault({});
+
 export type ParsedServer = z.output<typeof ServerSchema>;
 export type ParsedSupervisorSection = z.output<typeof SupervisorSectionSchema>;
 
@@ -236,6 +243,7 @@ export function kindOf(v: unknown): string {
 /** The whole document in our shape (VS Code's mcp.json is this shape too, with `inputs`). */
 export const NativeDocumentSchema = z.strictObject({
   supervisor: SupervisorSectionSchema,
+  serve: ServeSectionSchema,
   servers: z.record(z.string(), ServerSchema),
   inputs: z.array(z.unknown()).optional(),
 });
@@ -243,5 +251,6 @@ export const NativeDocumentSchema = z.strictObject({
 /** A Claude Desktop style document: `mcpServers`; other top-level keys belong to the host app and are ignored. */
 export const McpServersDocumentSchema = z.looseObject({
   supervisor: SupervisorSectionSchema,
+  serve: ServeSectionSchema,
   mcpServers: z.record(z.string(), ServerSchema),
 });

@@ -67,6 +67,11 @@ export interface SupervisorConfig {
     /** How servers are contained (`auto`: cgroup, else pid namespace, else process group); absent means `auto`. */
     containment?: ContainmentSetting;
   };
+  /** The `serve:` section; absent in a config built by hand. */
+  serve?: {
+    /** The cap on every tool result `serve` sends; `--max-result-bytes` wins over it. */
+    maxResultBytes?: number;
+  };
   /** In file order. */
   servers: ServerConfig[];
 }

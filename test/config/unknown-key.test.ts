@@ -4,7 +4,7 @@ import { knownKeysAt, unknownKeyMessage } from '../../src/config/unknown-key.js'
 
 describe('knownKeysAt', () => {
   it('follows records, arrays, defaults and preprocessing down to the object at the path', () => {
-    expect(knownKeysAt(NativeDocumentSchema, [])).toEqual(['supervisor', 'servers', 'inputs']);
+    expect(knownKeysAt(NativeDocumentSchema, [])).toEqual(['supervisor', 'serve', 'servers', 'inputs']);
     expect(knownKeysAt(NativeDocumentSchema, ['supervisor', 'limit'])).toEqual(['maxRestarts', 'window']);
     expect(knownKeysAt(NativeDocumentSchema, ['servers', 'x', 'restart'])).toEqual([
       'policy',

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/config-error.js';
+import { parseConfig } from '../../src/config/parse-config.js';
+
+const config = (serve?: string, container = 'servers') =>
+  [...(serve ? [`serve: ${serve}`] : []), `${container}:`, '  a: { command: node }', ''].join('\n');
+
+/** The message of the ConfigError `text` raises, or a note that it raised none. */
+function problem(text: string): string {
+  try {
+    parseConfig(text, { source: 'fleet.yaml' });
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as ConfigError).message;
+  }
+  return 'no error';
+}
+
+describe('serve.maxResultBytes', () => {
+  it('is absent unless written, and takes a size in bytes or with a unit', () => {
+    expect(parseConfig(config()).serve).toBeUndefined();
+    expect(parseConfig(config('{ maxResultBytes: 2MiB }')).serve).toEqual({
+      maxResultBytes: 2 * 1024 * 1024,
+    });
+    expect(parseConfig(config('{ maxResultBytes: 4096 }')).serve).toEqual({ maxResultBytes: 4096 });
+    expect(parseConfig(config('{}')).serve).toBeUndefined();
+  });
+
+  it('is read from an mcpServers file too', () => {
+    expect(parseConfig(config('{ maxResultBytes: 1KiB }', 'mcpServers')).serve).toEqual({
+      maxResultBytes: 1024,
+    });
+  });
+
+  it('names a bad size, a too small one and an unknown key at their line', () => {
+    expect(problem(config('{ maxResultBytes: lots }'))).toMatch(
+      /^fleet\.yaml:1:\d+ serve\.maxResultBytes: /m,
+    );
+    expect(problem(config('{ maxResultBytes: 100 }'))).toMatch(
+      /^fleet\.yaml:1:\d+ serve\.maxResultBytes: .*256/m,
+    );
+    expect(problem(config('{ maxResultByte: 1MiB }'))).toMatch(/^fleet\.yaml:1:\d+ serve.*maxResultByte/m);
+    expect(problem(config('[1]'))).toMatch(/^fleet\.yaml:1:\d+ serve: expected a mapping, received a list/m);
+  });
+});
