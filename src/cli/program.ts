@@ -51,7 +51,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .option(...SCOPES_OPTION)
     .option(
       '--max-result-bytes <size>',
-      "cap on every tool result sent (e.g. 1MiB), below each server's maxResultBytes; default 4MiB",
+      "cap on every tool result sent (e.g. 1MiB), below each server's maxResultBytes; default the config's serve.maxResultBytes, else 4MiB",
       parseResultCap,
     )
     .action(async (config: string, flags: ServeFlags) =>

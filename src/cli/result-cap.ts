@@ -3,8 +3,9 @@ import { MIN_RESULT_BYTES } from '../config/schema.js';
 import { parseSize } from '../config/units.js';
 
 /**
- * The cap `serve` puts on every tool result unless `--max-result-bytes` says otherwise: well under the 10 MiB a
- * stock SDK client reads in one message (a larger message closes its whole session), with room for JSON escaping.
+ * The cap `serve` puts on every tool result unless `--max-result-bytes` or `serve.maxResultBytes` says otherwise:
+ * well under the 10 MiB a stock SDK client reads in one message (a larger message closes its whole session), with
+ * room for JSON escaping.
  */
 export const DEFAULT_SERVE_RESULT_BYTES = 4 * 1024 * 1024;
 
