@@ -11,5 +11,10 @@ export function gatewayResult(name: string, result: CallToolResult): CallToolRes
   if (result.isError === true && result._meta?.[OUTCOME_CODE_META_KEY] === 'UNKNOWN_TOOL') {
     throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'`);
   }
+  // MCP 2025-11-25: a tool whose execution.taskSupport is 'required', called without `task`, is −32601.
+  if (result.isError === true && result._meta?.[OUTCOME_CODE_META_KEY] === 'TASK_REQUIRED') {
+    const why = `tool '${name}' runs only as a task (its execution.taskSupport is 'required'): call it with params.task`;
+    throw new McpError(ErrorCode.MethodNotFound, why, { [OUTCOME_CODE_META_KEY]: 'TASK_REQUIRED' });
+  }
   return result;
 }

@@ -131,6 +131,17 @@ describe('serve: tasks', () => {
     );
     expect(statuses.every((s) => s.taskId === taskId)).toBe(true);
 
+    // Called plainly, the tool is refused before the server sees it, with the −32601 MCP asks for.
+    const plain = await rejection(
+      client.request(
+        { method: 'tools/call', params: { name: `ev.${RESEARCH}`, arguments: { topic: 'owls' } } },
+        CallToolResultSchema,
+      ),
+    );
+    expect(plain.code).toBe(-32601);
+    expect(plain.message).toContain("execution.taskSupport is 'required'");
+    expect(plain.data).toMatchObject({ 'mcp-supervisor/code': 'TASK_REQUIRED' });
+
     const unknown = await rejection(
       client.request({ method: 'tasks/get', params: { taskId: 'ev.nope' } }, GetTaskResultSchema),
     );
