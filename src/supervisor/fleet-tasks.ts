@@ -11,6 +11,9 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** Task ids remembered at most; the oldest are forgotten first (a server forgets its own after their ttl anyway). */
 export const MAX_TASKS = 10_000;
 
+/** A task in one of these states changes no more. */
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
 /** Pages of `tasks/list` read from one server at most. */
 const MAX_TASK_PAGES = 20;
 
@@ -20,6 +23,8 @@ interface TaskEntry {
   taskId: string;
   /** The run of the server that created the task: another run does not know it. */
   conn: McpConnection;
+  /** The task as last heard of (created, got, listed, announced), with the fleet's id. */
+  last?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -38,6 +43,7 @@ export class FleetTasks {
     private readonly separator: string,
     private readonly connection: (id: string) => McpConnection | undefined,
     private readonly timeout: (id: string) => number,
+    private readonly now: () => number,
   ) {}
 
   /** Sends a task-augmented `tools/call` and answers its CreateTaskResult with the fleet's task id. */
@@ -57,7 +63,7 @@ export class FleetTasks {
         server,
       );
     }
-    const taskId = this.remember(server, task.taskId, conn);
+    const taskId = this.remember(server, task.taskId, conn, task);
     return { ok: true, server, result: { ...out.result, task: { ...task, taskId } } };
   }
 
@@ -82,7 +88,9 @@ export class FleetTasks {
       this.timeout(server),
     );
     if (!out.ok) return out;
-    return { ok: true, server, result: this.rename(out.result, id) };
+    const result = this.rename(out.result, id);
+    if (method !== 'tasks/result') entry.last = result;
+    return { ok: true, server, result };
   }
 
   /** Every task of every connected server that lists tasks, servers in config order; never rejects. */
@@ -106,7 +114,7 @@ export class FleetTasks {
         const listed = Array.isArray(out.result.tasks) ? out.result.tasks : [];
         for (const t of listed) {
           if (!isRecord(t) || typeof t.taskId !== 'string') continue;
-          tasks.push({ ...t, taskId: this.remember(server, t.taskId, conn) });
+          tasks.push({ ...t, taskId: this.remember(server, t.taskId, conn, t) });
         }
         if (typeof out.result.nextCursor !== 'string') break;
         cursor = out.result.nextCursor;
@@ -122,18 +130,47 @@ export class FleetTasks {
   }
 
   onConnection(server: string, event: ConnectionEvent): void {
+    if (event.type === 'exit') return this.lost(server);
     if (event.type !== 'task_status') return;
     const conn = this.connection(server);
     const taskId = event.params.taskId;
     if (!conn || typeof taskId !== 'string') return;
-    const id = this.remember(server, taskId, conn);
-    for (const l of this.listeners) l({ ...event.params, taskId: id });
+    const id = this.remember(server, taskId, conn, event.params);
+    this.tell({ ...event.params, taskId: id });
   }
 
-  private remember(server: string, taskId: string, conn: McpConnection): string {
+  /**
+   * A run of the server ended: each of its tasks not yet over is announced `failed`, so that a client waiting on
+   * status notifications hears it instead of polling a task no server knows any more.
+   */
+  private lost(server: string): void {
+    const at = new Date(this.now()).toISOString();
+    for (const entry of this.byId.values()) {
+      if (entry.server !== server || !entry.conn.exit || !entry.last) continue;
+      if (TERMINAL.has(String(entry.last.status))) continue;
+      entry.last = {
+        ...entry.last,
+        status: 'failed',
+        statusMessage: `server '${server}' exited: the task is lost`,
+        lastUpdatedAt: at,
+      };
+      this.tell(entry.last);
+    }
+  }
+
+  private tell(params: Record<string, unknown>): void {
+    for (const l of this.listeners) l(params);
+  }
+
+  private remember(
+    server: string,
+    taskId: string,
+    conn: McpConnection,
+    task: Record<string, unknown>,
+  ): string {
     const id = `${server}${this.separator}${taskId}`;
     this.byId.delete(id);
-    this.byId.set(id, { server, taskId, conn });
+    this.byId.set(id, { server, taskId, conn, last: { ...task, taskId: id } });
     if (this.byId.size > MAX_TASKS) {
       const oldest = this.byId.keys().next().value;
       if (oldest !== undefined) this.byId.delete(oldest);

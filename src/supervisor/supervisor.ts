@@ -231,6 +231,7 @@ export class Supervisor {
       config.supervisor.separator,
       (id) => this.connections.get(id),
       (id) => clampTimeout(this.servers.get(id)?.timeouts.callMs ?? 60_000),
+      now,
     );
     this.resources = new FleetResources({
       servers: config.servers,

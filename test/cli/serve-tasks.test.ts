@@ -151,7 +151,12 @@ describe('serve: tasks', () => {
 
   it('fails the tasks of a server that died with a clear error, not a lookup at its next run', async () => {
     const config = writeEverything(cli.tempDir());
-    const client = await connect(cli, clients, config);
+    const statuses: Array<{ taskId: string; status: string; statusMessage?: string | undefined }> = [];
+    const client = await connect(cli, clients, config, undefined, (c) =>
+      c.setNotificationHandler(TaskStatusNotificationSchema, async (n) => {
+        statuses.push(n.params);
+      }),
+    );
     const created = await client.request(
       { method: 'tools/call', params: { name: `ev.${RESEARCH}`, arguments: { topic: 'owls' }, task: {} } },
       CreateTaskResultSchema,
@@ -180,6 +185,13 @@ describe('serve: tasks', () => {
       client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema),
     );
     expect(result.data).toMatchObject({ 'mcp-supervisor/code': 'TASK_LOST' });
+    // A client waiting on status notifications hears the loss too.
+    const failed = await until(
+      () => statuses.find((s) => s.taskId === taskId && s.status === 'failed'),
+      5000,
+      'the failed status',
+    );
+    expect(failed.statusMessage).toBe("server 'ev' exited: the task is lost");
   });
 
   it('declares no tasks when no server of the fleet does', async () => {

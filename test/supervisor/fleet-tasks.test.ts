@@ -74,6 +74,8 @@ describe('tasks across the fleet', () => {
     const created = await sup.callToolAsTask(RESEARCH, { topic: 'owls' }, { ttl: 60_000 });
     if (!created.ok) throw new Error(created.message);
     const { taskId } = created.result.task as { taskId: string };
+    const statuses: Record<string, unknown>[] = [];
+    sup.onTaskStatus((p) => statuses.push(p));
     const before = sup.status().find((s) => s.id === 'ev')?.pid;
     expect(sup.restart('ev')).toMatchObject({ ok: true });
     await eventually(
@@ -89,5 +91,14 @@ describe('tasks across the fleet', () => {
       expect(out).toMatchObject({ ok: false, code: 'TASK_LOST', server: 'ev' });
       expect(out.ok ? '' : out.message).toContain("server 'ev' restarted");
     }
+    // The run's end was announced as the task's failure, once.
+    const failed = statuses.filter((s) => s.status === 'failed');
+    expect(failed).toEqual([
+      expect.objectContaining({
+        taskId,
+        status: 'failed',
+        statusMessage: "server 'ev' exited: the task is lost",
+      }),
+    ]);
   });
 });
