@@ -130,7 +130,10 @@ export class FleetTasks {
   }
 
   onConnection(server: string, event: ConnectionEvent): void {
-    if (event.type === 'exit') return this.lost(server);
+    if (event.type === 'exit') {
+      this.lost(server);
+      return;
+    }
     if (event.type !== 'task_status') return;
     const conn = this.connection(server);
     const taskId = event.params.taskId;

@@ -94,7 +94,9 @@ describe('Supervisor with real fixture servers', () => {
     // failed start and would be counted differently.
     const { sup, events } = f.create(
       fleetConfig([
-        fixtureServer('again', ['--exit-after', '300', '--exit-code', '0'], { restart: { policy: 'always' } }),
+        fixtureServer('again', ['--exit-after', '300', '--exit-code', '0'], {
+          restart: { policy: 'always' },
+        }),
       ]),
     );
     await sup.start();
