@@ -37,6 +37,8 @@ export class GatewayTasks {
     server: Server,
     private readonly sup: Supervisor,
     onWarn?: (message: string) => void,
+    /** `serve`'s own cap on every result it sends, a task's result included. */
+    private readonly maxResultBytes?: number,
   ) {
     server.setRequestHandler(GetTaskRequestSchema, async (r) => this.routed('tasks/get', r.params.taskId));
     server.setRequestHandler(GetTaskPayloadRequestSchema, async (r) =>
@@ -87,7 +89,8 @@ export class GatewayTasks {
     method: 'tasks/get' | 'tasks/result' | 'tasks/cancel',
     taskId: string,
   ): Promise<never> {
-    const out = await this.sup.taskRequest(method, taskId);
+    const cap = this.maxResultBytes;
+    const out = await this.sup.taskRequest(method, taskId, cap !== undefined ? { maxResultBytes: cap } : {});
     if (!out.ok) throw taskError(out);
     return out.result as never;
   }

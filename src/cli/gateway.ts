@@ -85,7 +85,7 @@ export class Gateway {
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
     });
-    this.tasks = new GatewayTasks(this.server, sup, opts.onWarn);
+    this.tasks = new GatewayTasks(this.server, sup, opts.onWarn, opts.maxResultBytes);
     instructionsAtInitialize(
       this.server,
       async () => {

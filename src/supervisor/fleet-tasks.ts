@@ -1,3 +1,4 @@
+import { capToolResult } from '../framing/cap-result.js';
 import { isRecord } from '../framing/is-record.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
@@ -44,6 +45,8 @@ export class FleetTasks {
     private readonly connection: (id: string) => McpConnection | undefined,
     private readonly timeout: (id: string) => number,
     private readonly now: () => number,
+    /** The server's `maxResultBytes`: a task's result obeys the same budget as a plain call's. */
+    private readonly resultCap: (id: string) => number,
   ) {}
 
   /** Sends a task-augmented `tools/call` and answers its CreateTaskResult with the fleet's task id. */
@@ -67,8 +70,15 @@ export class FleetTasks {
     return { ok: true, server, result: { ...out.result, task: { ...task, taskId } } };
   }
 
-  /** `tasks/get`, `tasks/result` or `tasks/cancel` for a task id this fleet handed out; never rejects. */
-  async request(method: TaskMethod, id: string): Promise<SurfaceOutcome<Record<string, unknown>>> {
+  /**
+   * `tasks/get`, `tasks/result` or `tasks/cancel` for a task id this fleet handed out; never rejects. A result is
+   * capped like a plain call's, by the server's cap or the caller's `maxResultBytes` when lower.
+   */
+  async request(
+    method: TaskMethod,
+    id: string,
+    opts: { maxResultBytes?: number | undefined } = {},
+  ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     const entry = this.byId.get(id);
     if (!entry) return surfaceFailure('UNKNOWN_TASK', `unknown task '${id}'`);
     const { server } = entry;
@@ -89,8 +99,12 @@ export class FleetTasks {
     );
     if (!out.ok) return out;
     const result = this.rename(out.result, id);
-    if (method !== 'tasks/result') entry.last = result;
-    return { ok: true, server, result };
+    if (method !== 'tasks/result') {
+      entry.last = result;
+      return { ok: true, server, result };
+    }
+    const maxBytes = Math.min(this.resultCap(server), opts.maxResultBytes ?? Number.POSITIVE_INFINITY);
+    return { ok: true, server, result: { ...capToolResult(result, { maxBytes }) } };
   }
 
   /** Every task of every connected server that lists tasks, servers in config order; never rejects. */

@@ -232,6 +232,7 @@ export class Supervisor {
       (id) => this.connections.get(id),
       (id) => clampTimeout(this.servers.get(id)?.timeouts.callMs ?? 60_000),
       now,
+      (id) => this.servers.get(id)?.maxResultBytes ?? Number.POSITIVE_INFINITY,
     );
     this.resources = new FleetResources({
       servers: config.servers,
@@ -374,9 +375,13 @@ export class Supervisor {
   }
 
   /** `tasks/get`, `tasks/result` or `tasks/cancel` at the server that created the task; never rejects. */
-  taskRequest(method: TaskMethod, taskId: string): Promise<SurfaceOutcome<Record<string, unknown>>> {
+  taskRequest(
+    method: TaskMethod,
+    taskId: string,
+    opts: { maxResultBytes?: number } = {},
+  ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     if (this.stopping) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
-    return this.tasks.request(method, taskId);
+    return this.tasks.request(method, taskId, opts);
   }
 
   /** Every task of every server that lists tasks, under the fleet's task ids; never rejects. */

@@ -69,6 +69,22 @@ describe('tasks across the fleet', () => {
     });
   });
 
+  it("caps a task's result like a plain call's, by the caller's maxResultBytes", async () => {
+    const { sup } = await fleetWithEverything();
+    const created = await sup.callToolAsTask(RESEARCH, { topic: 'owls' }, { ttl: 60_000 });
+    if (!created.ok) throw new Error(created.message);
+    const { taskId } = created.result.task as { taskId: string };
+    const whole = await sup.taskRequest('tasks/result', taskId);
+    if (!whole.ok) throw new Error(whole.message);
+    const wholeText = (whole.result.content as Array<{ text?: string }>).map((b) => b.text ?? '').join('');
+    expect(Buffer.byteLength(wholeText)).toBeGreaterThan(256);
+    const capped = await sup.taskRequest('tasks/result', taskId, { maxResultBytes: 256 });
+    if (!capped.ok) throw new Error(capped.message);
+    const text = (capped.result.content as Array<{ text?: string }>).map((b) => b.text ?? '').join('');
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(256);
+    expect(text).toMatch(/truncated \d+ bytes/);
+  });
+
   it("fails a restarted server's tasks with TASK_LOST, naming the server", async () => {
     const { sup } = await fleetWithEverything();
     const created = await sup.callToolAsTask(RESEARCH, { topic: 'owls' }, { ttl: 60_000 });
