@@ -63,6 +63,23 @@ export async function connect(
   return client;
 }
 
+/** server-everything reached without the supervisor: what answers through `serve` are compared with. */
+export async function directEverything(
+  cli: ReturnType<typeof cliProcesses>,
+  clients: Client[],
+): Promise<Client> {
+  const client = new Client({ name: 'direct', version: '1.0.0' });
+  clients.push(client);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [EVERYTHING, 'stdio'],
+    stderr: 'ignore',
+  });
+  await client.connect(transport);
+  if (transport.pid) cli.trackPid(transport.pid);
+  return client;
+}
+
 /** Every message the fixture received, in order. */
 export function received(
   log: string,

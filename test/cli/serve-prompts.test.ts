@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
@@ -8,7 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, writeFixtureConfig } from './helpers.js';
-import { connect, EVERYTHING, until, writeConfig } from './serve-helpers.js';
+import { connect, directEverything, until, writeConfig } from './serve-helpers.js';
 
 const cli = cliProcesses();
 const clients: Client[] = [];
@@ -17,20 +16,6 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
   await cli.reap();
 });
-
-/** server-everything reached without the supervisor: what every answer through `serve` is compared with. */
-async function direct(): Promise<Client> {
-  const client = new Client({ name: 'direct', version: '1.0.0' });
-  clients.push(client);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [EVERYTHING, 'stdio'],
-    stderr: 'ignore',
-  });
-  await client.connect(transport);
-  if (transport.pid) cli.trackPid(transport.pid);
-  return client;
-}
 
 async function rejection(p: Promise<unknown>): Promise<McpError> {
   const err = await p.then(
@@ -46,7 +31,7 @@ describe('serve: prompts', () => {
     const { config } = writeConfig(cli.tempDir());
     const client = await connect(cli, clients, config);
     expect(client.getServerCapabilities()?.prompts).toEqual({ listChanged: true });
-    const own = await direct();
+    const own = await directEverything(cli, clients);
     const { prompts: want } = await own.listPrompts();
     const { prompts } = await client.listPrompts();
     expect(prompts).toEqual(want.map((p) => ({ ...p, name: `ev.${p.name}` })));
@@ -101,7 +86,7 @@ describe('serve: completion', () => {
     const { config } = writeConfig(cli.tempDir());
     const client = await connect(cli, clients, config);
     expect(client.getServerCapabilities()?.completions).toEqual({});
-    const own = await direct();
+    const own = await directEverything(cli, clients);
     const argument = { name: 'name', value: '' };
     const context = { arguments: { department: 'Support' } };
     const got = await client.complete({

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   McpError,
   ResourceListChangedNotificationSchema,
@@ -9,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, pidOf, writeFixtureConfig } from './helpers.js';
-import { connect, EVERYTHING, until, writeConfig } from './serve-helpers.js';
+import { connect, directEverything, until, writeConfig } from './serve-helpers.js';
 
 const cli = cliProcesses();
 const clients: Client[] = [];
@@ -18,16 +17,6 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
   await cli.reap();
 });
-
-/** The same server-everything, reached without the gateway. */
-async function direct(): Promise<Client> {
-  const client = new Client({ name: 'direct', version: '1.0.0' });
-  clients.push(client);
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }),
-  );
-  return client;
-}
 
 /** A client of `serve` that records every resources notification it gets. */
 async function front(config: string) {
@@ -68,7 +57,7 @@ describe('serve: resources', () => {
     const { config } = writeConfig(cli.tempDir());
     const { client, updated } = await front(config);
     expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
-    const plain = await direct();
+    const plain = await directEverything(cli, clients);
     const listed = await client.listResources();
     expect(listed).toEqual(await plain.listResources());
     expect(await client.listResourceTemplates()).toEqual(await plain.listResourceTemplates());

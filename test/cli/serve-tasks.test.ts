@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
@@ -13,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, writeFixtureConfig } from './helpers.js';
-import { connect, EVERYTHING, until } from './serve-helpers.js';
+import { connect, directEverything, EVERYTHING, until } from './serve-helpers.js';
 
 const cli = cliProcesses();
 const clients: Client[] = [];
@@ -42,20 +41,6 @@ function writeEverything(dir: string): string {
     ].join('\n'),
   );
   return config;
-}
-
-/** server-everything reached without the supervisor: what every answer through `serve` is compared with. */
-async function direct(): Promise<Client> {
-  const client = new SdkClient({ name: 'direct', version: '1.0.0' });
-  clients.push(client);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [EVERYTHING, 'stdio'],
-    stderr: 'ignore',
-  });
-  await client.connect(transport);
-  if (transport.pid) cli.trackPid(transport.pid);
-  return client;
 }
 
 /** Runs the research tool as a task on a client: the created task, and its result once done. */
@@ -111,7 +96,7 @@ describe('serve: tasks', () => {
 
     const [through, alone] = await Promise.all([
       research(client, `ev.${RESEARCH}`),
-      direct().then((d) => research(d, RESEARCH)),
+      directEverything(cli, clients).then((d) => research(d, RESEARCH)),
     ]);
     const taskId = through.created.task.taskId;
     // The server's own id under the fleet's prefix (ids are the server's to pick, so they differ run to run).
