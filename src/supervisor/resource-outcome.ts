@@ -1,4 +1,4 @@
-import { failureFromError } from '../protocol/call-outcome.js';
+import { type CallErrorCode, failureFromError } from '../protocol/call-outcome.js';
 import { RemoteError } from '../protocol/errors.js';
 
 /** Why a resource request failed, as data (docs/outcomes.md). */
@@ -9,18 +9,11 @@ export type ResourceErrorCode =
   | 'NOT_SUPPORTED'
   /** A `listResources` cursor this supervisor did not hand out. */
   | 'INVALID_CURSOR'
-  /** The request itself is malformed (a URI that is not a string, a listener that is not a function). */
-  | 'INVALID_CALL'
-  | 'STOPPED'
-  | 'SERVER_DOWN'
-  | 'TIMEOUT'
-  | 'CANCELLED'
-  | 'TOO_LARGE'
-  | 'QUEUE_FULL'
-  | 'SERVER_EXITED'
-  | 'REMOTE_ERROR'
-  | 'INVALID_RESULT'
-  | 'INTERNAL';
+  /**
+   * The call codes a request to a server can end with (INVALID_CALL: a URI that is not a string, a listener that
+   * is not a function); only what is about running a tool is left out.
+   */
+  | Exclude<CallErrorCode, 'UNKNOWN_TOOL' | 'FORBIDDEN' | 'TASK_REQUIRED' | 'TOOL_ERROR'>;
 
 export interface ResourceFailure {
   ok: false;
