@@ -22,7 +22,7 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
   const { restart, timeouts, health } = parsed;
   const server: ServerConfig = {
     id: ctx.id,
-    command: parsed.command,
+    command: parsed.command ?? '',
     args: parsed.args,
     cwd: parsed.cwd === undefined ? ctx.baseDir : absolute(parsed.cwd, ctx.baseDir),
     env: parsed.env,
@@ -56,6 +56,8 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
     scopesRequired: unique(parsed.scopes_required),
     tools: mergeTools(parsed.tools.map(normalizeMcpToolEntry)),
   };
+  if (parsed.url !== undefined) server.remote = { url: parsed.url, headers: parsed.headers ?? {} };
+  if (!parsed.namespace) server.namespace = false;
   if (parsed.roots !== undefined) server.roots = parsed.roots;
   if (parsed.allow.length > 0) server.allow = [...new Set(parsed.allow)];
   if (parsed.manifest !== undefined) {

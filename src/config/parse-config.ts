@@ -1,6 +1,7 @@
 // parseConfig / loadConfig: text → one validated SupervisorConfig, or a ConfigError listing every problem.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import type { z } from 'zod';
 import { isRecord } from '../framing/is-record.js';
 import { type LocatedDocument, parseLocatedYaml } from '../registry/located-yaml.js';
 import { mcpToolEntryNameIssues } from '../registry/manifest.js';
@@ -21,6 +22,10 @@ import {
   SupervisorSectionSchema,
 } from './schema.js';
 import { assignServerIds } from './server-ids.js';
+import { transportProblems } from './transport-keys.js';
+
+type ParsedServe = Partial<z.output<typeof ServeSectionSchema>>;
+
 import type { ServerConfig, SupervisorConfig } from './types.js';
 
 /** Options of {@link parseConfig}. */
@@ -96,7 +101,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
   const supervisor = supResult.success ? supResult.data : SupervisorSectionSchema.parse(undefined);
   const serveResult = ServeSectionSchema.safeParse(section('serve'), { error: configErrorMap });
   if (!serveResult.success) sink.zod(serveResult.error.issues, ['serve']);
-  const serve = serveResult.success ? serveResult.data : {};
+  const serve: ParsedServe = serveResult.success ? serveResult.data : {};
 
   const serversValue = section(container);
   const entries = listServers(serversValue, container, sink);
@@ -119,6 +124,13 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
       const server = buildServer(result.data, ctx);
       const written = writtenArgs(top[container], key);
       if (written?.some((arg, i) => arg !== server.args[i])) server.argsAsWritten = written;
+      const headers = writtenHeaders(top[container], key);
+      if (
+        server.remote &&
+        headers &&
+        Object.entries(headers).some(([k, v]) => server.remote?.headers[k] !== v)
+      )
+        server.remote.headersAsWritten = headers;
       servers.push(server);
     }
   }
@@ -133,9 +145,29 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
       limit: { maxRestarts: supervisor.limit.maxRestarts, windowMs: supervisor.limit.window },
       containment: supervisor.containment,
     },
-    ...(serve.maxResultBytes !== undefined ? { serve: { maxResultBytes: serve.maxResultBytes } } : {}),
+    ...serveSection(serve, baseDir),
     servers,
   };
+}
+
+function serveSection(serve: ParsedServe, baseDir: string): Pick<SupervisorConfig, 'serve'> {
+  const out: NonNullable<SupervisorConfig['serve']> = {};
+  if (serve.maxResultBytes !== undefined) out.maxResultBytes = serve.maxResultBytes;
+  if (serve.auth) {
+    out.auth = { tokens: serve.auth.tokens };
+    if (serve.auth.tokensFile !== undefined) out.auth.tokensFile = resolve(baseDir, serve.auth.tokensFile);
+  }
+  if (serve.allowedHosts) out.allowedHosts = serve.allowedHosts;
+  if (serve.allowedOrigins) out.allowedOrigins = serve.allowedOrigins;
+  return Object.keys(out).length > 0 ? { serve: out } : {};
+}
+
+/** A url server's headers before interpolation (what the trust store and approval requests show). */
+function writtenHeaders(servers: unknown, key: string): Record<string, string> | undefined {
+  const entry = isRecord(servers) && Object.hasOwn(servers, key) ? servers[key] : undefined;
+  const headers = isRecord(entry) ? entry['headers'] : undefined;
+  if (!isRecord(headers)) return undefined;
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)]));
 }
 
 /** A server's args before interpolation, each scalar as its text (what the trust store may keep). */
@@ -181,6 +213,7 @@ function checkRaw(
   locate: (p: readonly PropertyKey[]) => { line: number },
 ): void {
   if (!isRecord(raw)) return;
+  for (const p of transportProblems(raw)) sink.at([...path, p.key], p.message);
   const env = raw['env'];
   if (isRecord(env)) {
     for (const key of Object.keys(env)) {

@@ -125,14 +125,24 @@ const RestartSchema = z
   )
   .prefault({});
 
-const TypeSchema = z.unknown().transform((v, ctx) => {
+/** `type:` spellings of Streamable HTTP in other tools' files (Claude Code and VS Code `http`, others camel case). */
+export const HTTP_TYPES = ['http', 'streamable-http', 'streamableHttp', 'streamable_http'] as const;
+
+const TypeSchema = z.unknown().transform((v, ctx): 'stdio' | 'http' | undefined => {
   if (v === undefined || v === 'stdio') return v;
+  if ((HTTP_TYPES as readonly unknown[]).includes(v)) return 'http';
+  const what = typeof v === 'string' ? JSON.stringify(v) : kindOf(v);
   ctx.addIssue({
     code: 'custom',
-    message: `only stdio servers are supported${typeof v === 'string' ? ` (type ${JSON.stringify(v)})` : ''}`,
+    message:
+      v === 'sse'
+        ? 'the legacy HTTP+SSE transport (type "sse") is not supported: use the Streamable HTTP endpoint (type http)'
+        : `expected stdio or http, received ${what}`,
   });
   return z.NEVER;
 });
+
+const httpUrl = z.string().refine(isHttpUrl, 'expected an http:// or https:// URL');
 
 const LimitsSchema = z
   .strictObject({
@@ -155,7 +165,11 @@ const LimitsSchema = z
 /** One server as written; the same keys are accepted in `servers:` and in the `mcpServers` shape. */
 export const ServerSchema = z.strictObject({
   type: TypeSchema.optional(),
-  command: launchText(nonEmpty),
+  command: launchText(nonEmpty).optional(),
+  /** A Streamable HTTP server, supervised by reconnecting instead of respawning. */
+  url: httpUrl.optional(),
+  /** Sent with every HTTP request to a `url` server (`Authorization: Bearer ${TOKEN}`). */
+  headers: z.record(z.string(), scalarString).optional(),
   args: z.array(launchText(scalarString)).default([]),
   cwd: launchText(nonEmpty).optional(),
   env: envMap.default({}),
@@ -179,7 +193,18 @@ export const ServerSchema = z.strictObject({
   roots: z.union([z.literal('client'), z.array(fileUri)], { error: rootsError }).optional(),
   allow: z.array(enumOf(SERVER_REQUEST_KINDS)).default([]),
   limits: LimitsSchema,
+  /** `false`: the server's tools, prompts and resources keep their own names (no `id.` prefix). */
+  namespace: booleanLike.default(true),
 });
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 
 /** The `supervisor:` section. */
 export const SupervisorSectionSchema = z
@@ -198,9 +223,26 @@ export const SupervisorSectionSchema = z
   .prefault({});
 
 /** The `serve:` section: what the gateway does as a whole (its `--max-result-bytes` flag wins over this). */
+/** A bearer token `serve --http` accepts, and the scopes its caller gets. */
+const TokenSchema = z.strictObject({
+  token: z.string().min(16, 'a token must be at least 16 characters'),
+  scopes: z.array(scope).default([]),
+});
+
+/** The `serve:` section: what the gateway does as a whole (its `--max-result-bytes` flag wins over this). */
 export const ServeSectionSchema = z
   .strictObject({
     maxResultBytes: size(MIN_RESULT_BYTES).optional(),
+    /** Who may call `serve --http`: bearer tokens here, or in a file (one `token scope scope…` per line). */
+    auth: z
+      .strictObject({
+        tokens: z.array(TokenSchema).default([]),
+        tokensFile: nonEmpty.optional(),
+      })
+      .optional(),
+    /** Host names (with port, or any port) and origins `serve --http` accepts besides loopback. */
+    allowedHosts: z.array(nonEmpty).optional(),
+    allowedOrigins: z.array(nonEmpty).optional(),
   })
   .prefault({});
 

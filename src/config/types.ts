@@ -13,10 +13,20 @@ export type { BackoffConfig, LimitConfig, RestartPolicyName, ServerLimits };
 /** How the supervisor's children are restarted together (OTP strategies). */
 export type Strategy = RestartStrategyName;
 
+/** A server reached over Streamable HTTP instead of spawned: its endpoint and the headers sent with each request. */
+export interface RemoteEndpoint {
+  url: string;
+  /** Interpolated values (`${TOKEN}` expanded). */
+  headers: Record<string, string>;
+  /** `headers` as written, `${VAR}` unexpanded; present only when one was expanded (as `argsAsWritten`). */
+  headersAsWritten?: Record<string, string>;
+}
+
 /** One supervised server with every default filled, durations in ms and sizes in bytes. */
 export interface ServerConfig {
   /** `[a-z][a-z0-9_-]*`; ids of Claude Desktop / VS Code files are normalized into this form. */
   id: string;
+  /** The program to run; empty for a `remote` server. */
   command: string;
   args: string[];
   /**
@@ -50,6 +60,16 @@ export interface ServerConfig {
   roots?: string[] | 'client';
   /** Server→client requests it may make (sampling, elicitation); absent or empty: all refused. */
   allow?: ServerRequestKind[];
+  /** Present for a `url:` server: it is connected to, not spawned (`command`, `args`, `cwd`, `env` are unused). */
+  remote?: RemoteEndpoint;
+  /** `false`: its tools, prompts and resources are exposed under their own names; absent means namespaced. */
+  namespace?: false;
+}
+
+/** A bearer token `serve --http` accepts and the scopes its caller gets. */
+export interface ServeToken {
+  token: string;
+  scopes: string[];
 }
 
 /** A server→client request a server may be allowed (`allow:`). */
@@ -71,6 +91,11 @@ export interface SupervisorConfig {
   serve?: {
     /** The cap on every tool result `serve` sends; `--max-result-bytes` wins over it. */
     maxResultBytes?: number;
+    /** Who may call `serve --http`; absent: no auth, which only a loopback address allows. */
+    auth?: { tokens: ServeToken[] /** Absolute path. */; tokensFile?: string };
+    /** Hosts and origins `serve --http` accepts besides its own loopback address. */
+    allowedHosts?: string[];
+    allowedOrigins?: string[];
   };
   /** In file order. */
   servers: ServerConfig[];

@@ -14,8 +14,6 @@ interface Def {
 }
 
 const FOREIGN_SERVER_KEYS: Record<string, string> = {
-  url: 'only stdio servers are supported: a remote server (url) cannot be supervised',
-  headers: 'only stdio servers are supported: a remote server (headers) cannot be supervised',
   envFile: 'envFile is not supported; list the variables under env',
 };
 

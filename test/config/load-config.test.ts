@@ -74,7 +74,7 @@ describe('loadConfig: files and paths', () => {
   it('reads a BOM-prefixed file with its positions intact', async () => {
     const file = write('bom.yaml', '\uFEFFservers:\n  a: { command: x, bogus: 1 }\n');
     expect(await problemsOf(loadConfig(file))).toEqual([
-      `${file}:2:20 servers.a.bogus: unknown key (expected one of: type, command, args, cwd, env, inheritEnv, disabled, restart, timeouts, health, maxResultBytes, manifest, scopes_required, tools, roots, allow, limits)`,
+      `${file}:2:20 servers.a.bogus: unknown key (expected one of: type, command, url, headers, args, cwd, env, inheritEnv, disabled, restart, timeouts, health, maxResultBytes, manifest, scopes_required, tools, roots, allow, limits, namespace)`,
     ]);
   });
 });
@@ -172,13 +172,10 @@ describe('loadConfig: fixtures', () => {
     ]);
   });
 
-  it('refuses VS Code inputs and remote servers, saying why', async () => {
+  it('refuses VS Code inputs, saying why, and reads its http servers', async () => {
     const file = join(FIXTURES, 'vscode-inputs.json');
     expect(await problemsOf(loadConfig(file, { env: {} }))).toEqual([
       `${file}:7:28 servers.search.env.API_KEY: \${input:api-key}: VS Code input variables are not supported; write the value here or use \${VAR} from the environment`,
-      `${file}:9:5 servers.remote.command: missing (required)`,
-      `${file}:10:7 servers.remote.type: only stdio servers are supported (type "http")`,
-      `${file}:11:7 servers.remote.url: unknown key: only stdio servers are supported: a remote server (url) cannot be supervised`,
     ]);
   });
 

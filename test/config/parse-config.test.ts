@@ -257,7 +257,7 @@ describe('parseConfig: problems', () => {
       'c.yaml:14:5 servers.files.maxResultBytes: must be at least 256',
       'c.yaml:15:3 servers.Bad.Id: invalid server id "Bad.Id": expected [a-z][a-z0-9_-]* (lower-case letters, digits, _ and -, starting with a letter)',
       'c.yaml:16:5 servers.Bad.Id.command: must not be empty',
-      'c.yaml:18:5 servers.web.type: only stdio servers are supported (type "http")',
+      'c.yaml:17:3 servers.web.url: missing (required for type http)',
     ]);
   });
 
@@ -267,7 +267,7 @@ describe('parseConfig: problems', () => {
         'servers:\n  a:\n    args: [x, [y]]\n  b:\n    command: [node]\n    env: [A]\n    disabled: maybe\n',
       ),
     ).toEqual([
-      'c.yaml:2:3 servers.a.command: missing (required)',
+      'c.yaml:2:3 servers.a.command: missing (required): a command to run, or a url',
       'c.yaml:3:15 servers.a.args[1]: expected a string, received a list',
       'c.yaml:5:5 servers.b.command: expected a string, received a list',
       'c.yaml:6:5 servers.b.env: expected a mapping, received a list',
@@ -334,7 +334,7 @@ describe('parseConfig: problems', () => {
     expect(e.name).toBe('ConfigError');
     expect(e.problems).toEqual([
       { source: 'c.yaml', line: 2, col: 8, path: 'servers.a.command', message: 'must not be empty' },
-      { source: 'c.yaml', line: 3, col: 3, path: 'servers.b.command', message: 'missing (required)' },
+      { source: 'c.yaml', line: 3, col: 3, path: 'servers.b.command', message: 'missing (required): a command to run, or a url' },
       {
         source: 'c.yaml',
         line: 3,
@@ -449,8 +449,6 @@ describe('parseConfig: Claude Desktop and VS Code shapes', () => {
     const text =
       '{\n  "mcpServers": {\n    "Web": { "url": "https://x" },\n    "web": { "command": "y" }\n  }\n}\n';
     expect(problemsOf(text, { source: 'claude.json' })).toEqual([
-      'claude.json:3:5 mcpServers.Web.command: missing (required)',
-      'claude.json:3:14 mcpServers.Web.url: unknown key: only stdio servers are supported: a remote server (url) cannot be supervised',
       'claude.json:4:5 mcpServers.web: server id "web" is already used by "Web"; rename one of them',
     ]);
   });

@@ -49,9 +49,6 @@ describe('unknownKeyMessage', () => {
   });
 
   it('explains the keys of other formats that cannot work here', () => {
-    expect(at(['servers', 'x'], 'url')).toBe(
-      'unknown key: only stdio servers are supported: a remote server (url) cannot be supervised',
-    );
     expect(at(['servers', 'x'], 'envFile')).toBe(
       'unknown key: envFile is not supported; list the variables under env',
     );
