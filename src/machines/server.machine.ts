@@ -35,7 +35,8 @@ export type ServerMachineEvent =
   | { type: 'RESTART_LATER' }
   | { type: 'GIVE_UP' }
   | { type: 'HALT' }
-  | { type: 'PROC.SPAWNED'; generation: number; pid: number }
+  /** The process runs (its pid), or a remote server's session is opened (no pid: nothing runs here). */
+  | { type: 'PROC.SPAWNED'; generation: number; pid?: number }
   | { type: 'PROC.UNTRUSTED'; generation: number; fingerprint: string }
   /** `at` and `draw` (uniform in [0, 1)) are stamped by the runtime: the machines read no clock and draw nothing. */
   | { type: 'PROC.EXIT'; generation: number; exit: MachineExit; at: number; draw: number }

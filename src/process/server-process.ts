@@ -22,6 +22,16 @@ export interface ExitInfo {
   error?: string;
   /** Why the spawn failed, as data, only for `spawn_failed`. */
   spawnError?: SpawnError;
+  /** Why a remote server's connection could not be made or was lost (`connect_failed`, `disconnected`, `session_lost`). */
+  linkError?: LinkError;
+}
+
+/** A failed or lost HTTP connection, as data: the HTTP status or the network error's code, and text for people. */
+export interface LinkError {
+  url: string;
+  status?: number;
+  errno?: string;
+  detail: string;
 }
 
 export interface SpawnSpec {

@@ -24,6 +24,8 @@ export type CallErrorCode =
   | 'QUEUE_FULL'
   /** The server exited (or was killed) before answering. */
   | 'SERVER_EXITED'
+  /** A server reached over HTTP dropped the connection (or lost our session) before answering. */
+  | 'SERVER_DISCONNECTED'
   /** The server answered with a JSON-RPC error (its code is `rpcCode`). */
   | 'REMOTE_ERROR'
   /** The tool's `execution.taskSupport` is `required`: it runs only as a task (`callToolAsTask`). */
@@ -79,6 +81,8 @@ const FROM_SUPERVISOR_ERROR: Record<SupervisorErrorCode, CallErrorCode> = {
   CLOSED: 'SERVER_DOWN',
   WRITE_FAILED: 'SERVER_DOWN',
   SERVER_EXITED: 'SERVER_EXITED',
+  CONNECT_FAILED: 'SERVER_DOWN',
+  SERVER_DISCONNECTED: 'SERVER_DISCONNECTED',
   REQUEST_TIMEOUT: 'TIMEOUT',
   REQUEST_CANCELLED: 'CANCELLED',
   RESULT_TOO_LARGE: 'TOO_LARGE',

@@ -6,10 +6,13 @@ import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import { StderrLines } from '../process/stderr-lines.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import { RemoteError, SupervisorError } from './errors.js';
-import { OutgoingQueue, queueFullError, type WriteOutcome } from './outgoing-queue.js';
+import { HttpLink } from './http-link.js';
+import { queueFullError, type WriteOutcome } from './outgoing-queue.js';
 import { PendingRequests, type ProgressRequest, type ResultMode } from './pending-requests.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
+import type { ServerLink } from './server-link.js';
 import { type Forward, ServerRequestHandler } from './server-requests.js';
+import { StdioLink } from './stdio-link.js';
 
 export interface ConnectionOptions {
   serverId: string;
@@ -18,6 +21,8 @@ export interface ConnectionOptions {
   cwd: string;
   /** The child's whole environment (built with buildChildEnv). */
   env: Record<string, string>;
+  /** A server reached over Streamable HTTP instead: `command`, `args`, `cwd` and `env` are then unused. */
+  remote?: { url: string; headers: Record<string, string> } | undefined;
   roots?: readonly string[] | undefined;
   /** Client capabilities declared beside `roots` (sampling, elicitation, roots from the host). */
   capabilities?: Record<string, unknown> | undefined;
@@ -81,40 +86,29 @@ export interface RequestOptions {
 }
 
 /**
- * One live JSON-RPC connection to one MCP server process over stdio: spawn, handshake, requests with
- * timeouts and cancellation, answers to the server's own requests, and a teardown that leaves nothing.
+ * One live JSON-RPC connection to one MCP server — a process over stdio, or a session over Streamable HTTP (see
+ * ServerLink): spawn or connect, handshake, requests with timeouts and cancellation, answers to the server's own
+ * requests, and a teardown that leaves nothing.
  */
 export class McpConnection {
-  readonly process: ServerProcess;
+  readonly link: ServerLink;
   private readonly decoder: StreamDecoder;
   private readonly pending: PendingRequests;
   private readonly serverRequests: ServerRequestHandler;
-  private readonly queue: OutgoingQueue;
   private handshakeDone = false;
   private closed = false;
   private initResult: InitializeResult | undefined;
   private exitInfo: ExitInfo | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
-    this.process = ServerProcess.spawn({
-      serverId: opts.serverId,
-      command: opts.command,
-      args: opts.args,
-      cwd: opts.cwd,
-      env: opts.env,
-      shutdownMs: opts.shutdownMs,
-      ...(opts.stdinGraceMs !== undefined ? { stdinGraceMs: opts.stdinGraceMs } : {}),
-      ...(opts.containment !== undefined ? { containment: opts.containment } : {}),
-      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
-    });
-    this.queue = new OutgoingQueue(
-      this.process.stdin,
-      opts.queueBytes ?? DEFAULT_SERVER_LIMITS.queueBytes,
-      (queued) => this.onQueueFull(queued),
-    );
+    const queueBytes = opts.queueBytes ?? DEFAULT_SERVER_LIMITS.queueBytes;
+    const onFull = (queued: number) => this.onQueueFull(queued);
+    this.link = opts.remote
+      ? new HttpLink({ ...opts.remote, shutdownMs: opts.shutdownMs, queueBytes, onFull })
+      : new StdioLink(spawnFor(opts), queueBytes, onFull);
     this.pending = new PendingRequests(
       (m) => this.write(m),
-      () => queueFullError(this.opts.serverId, this.queue),
+      () => queueFullError(this.opts.serverId, this.link.outgoing),
     );
     this.serverRequests = new ServerRequestHandler(
       opts.roots,
@@ -128,38 +122,40 @@ export class McpConnection {
       },
     );
     this.serverRequests.forward = opts.forward;
-    const stdout = this.process.stdout;
+    const link = this.link;
     this.decoder = new StreamDecoder({
       pool: opts.pool,
       ...(opts.maxLineBytes !== undefined ? { maxLineBytes: opts.maxLineBytes } : {}),
       resultFor: (id) => this.pending.resultFor(id),
       onEvent: (e) => this.onDecoded(e),
-      onPause: () => stdout.pause(),
-      onResume: () => stdout.resume(),
+      onPause: () => link.pause(),
+      onResume: () => link.resume(),
     });
-    stdout.on('data', (chunk: Buffer) => this.decoder.push(chunk));
-    stdout.on('end', () => this.decoder.end());
     const lines = new StderrLines((l) => this.emit({ type: 'stderr', ...l }), {
       ...(opts.now ? { now: opts.now } : {}),
     });
-    this.process.stderrStream.on('data', (chunk: Buffer) => lines.push(chunk));
-    this.process.stderrStream.on('end', () => lines.end());
-    void this.process.exited.then((exit) => this.onExit(exit));
+    link.read({
+      data: (chunk) => this.decoder.push(chunk),
+      end: () => this.decoder.end(),
+      stderr: (chunk) => lines.push(chunk),
+      stderrEnd: () => lines.end(),
+    });
+    void link.exited.then((exit) => this.onExit(exit));
   }
 
-  /** The server's pid, when the spawn worked. */
+  /** The server's pid, when the spawn worked; never set for a server reached over HTTP. */
   get pid(): number | undefined {
-    return this.process.pid;
+    return this.link.pid;
   }
 
   /** Bytes written for the server and not yet taken by it. */
   get queuedBytes(): number {
-    return this.queue.queuedBytes;
+    return this.link.outgoing.queuedBytes;
   }
 
   /** Messages (answers, requests, notifications) refused since the queue hit its bound. */
   get droppedMessages(): number {
-    return this.queue.droppedMessages;
+    return this.link.outgoing.droppedMessages;
   }
 
   /** How many stdout lines were skipped as not JSON-RPC. */
@@ -177,9 +173,9 @@ export class McpConnection {
     return this.exitInfo;
   }
 
-  /** Resolves once the process has exited (on its own or by `close`). */
+  /** Resolves once the process has exited or the session ended (on its own or by `close`). */
   get exited(): Promise<ExitInfo> {
-    return this.process.exited;
+    return this.link.exited;
   }
 
   /**
@@ -188,7 +184,7 @@ export class McpConnection {
    */
   async initialize(): Promise<InitializeResult> {
     if (this.initResult) return this.initResult;
-    const exit = this.process.exitInfo;
+    const exit = this.link.exitInfo;
     if (exit) throw exitError(exit, 'before the handshake');
     const capabilities: Record<string, unknown> = { ...this.opts.capabilities };
     if (this.opts.roots) capabilities.roots = { listChanged: false };
@@ -233,6 +229,8 @@ export class McpConnection {
       ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
     };
     this.handshakeDone = true;
+    this.link.negotiated(result.protocolVersion);
+    this.link.established();
     this.notify('notifications/initialized');
     return this.initResult;
   }
@@ -247,7 +245,7 @@ export class McpConnection {
         new SupervisorError('HANDSHAKE_FAILED', `'${method}' sent before the handshake completed`),
       );
     }
-    const exit = this.process.exitInfo;
+    const exit = this.link.exitInfo;
     if (exit) return Promise.reject(exitError(exit, `before '${method}'`));
     if (this.closed) return Promise.reject(new SupervisorError('CLOSED', 'connection closed'));
     return this.pending.send(method, params, opts, () => this.emit({ type: 'call_timeout', method }));
@@ -270,23 +268,25 @@ export class McpConnection {
     }
   }
 
-  /** Stops the server (close stdin → SIGTERM → SIGKILL to its group); idempotent; resolves with the exit. */
+  /**
+   * Stops the server (close stdin → SIGTERM → SIGKILL to its group; over HTTP: DELETE the session, close);
+   * idempotent; resolves with the exit.
+   */
   close(reason = 'stopped', opts: { immediate?: boolean } = {}): Promise<ExitInfo> {
     this.closed = true;
     // What still waits for 'drain' goes into the stream now, so that closing stdin delivers it before the end.
-    this.queue.release();
-    return this.process.stop(reason, opts);
+    this.link.release();
+    return this.link.stop(reason, opts);
   }
 
   private write(message: JsonRpcMessage): WriteOutcome {
-    if (this.process.exitInfo) return 'closed';
-    return this.queue.write(`${JSON.stringify(message)}\n`);
+    return this.link.send(message);
   }
 
   private onQueueFull(queuedBytes: number): void {
     // Nothing waiting can be answered by a server that reads nothing: fail them now, not at their timeouts.
-    this.pending.failAll(queueFullError(this.opts.serverId, this.queue));
-    this.emit({ type: 'queue_full', queuedBytes, limitBytes: this.queue.limit });
+    this.pending.failAll(queueFullError(this.opts.serverId, this.link.outgoing));
+    this.emit({ type: 'queue_full', queuedBytes, limitBytes: this.link.outgoing.limit });
   }
 
   private onDecoded(e: DecodedEvent): void {
@@ -363,8 +363,23 @@ export class McpConnection {
   }
 }
 
+function spawnFor(opts: ConnectionOptions): ServerProcess {
+  return ServerProcess.spawn({
+    serverId: opts.serverId,
+    command: opts.command,
+    args: opts.args,
+    cwd: opts.cwd,
+    env: opts.env,
+    shutdownMs: opts.shutdownMs,
+    ...(opts.stdinGraceMs !== undefined ? { stdinGraceMs: opts.stdinGraceMs } : {}),
+    ...(opts.containment !== undefined ? { containment: opts.containment } : {}),
+    ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+  });
+}
+
 /** Describes an exit as the error every affected call resolves with. */
 export function exitError(exit: ExitInfo, when: string): SupervisorError {
+  if (exit.linkError) return linkExitError(exit, when);
   if (exit.reason === 'spawn_failed') {
     return new SupervisorError(
       'SPAWN_FAILED',
@@ -374,6 +389,16 @@ export function exitError(exit: ExitInfo, when: string): SupervisorError {
   const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
   const tail = exit.stderrTail ? `; stderr: ${lastLine(exit.stderrTail)}` : '';
   return new SupervisorError('SERVER_EXITED', `server exited (${how}) ${when}${tail}`);
+}
+
+/** A remote server's end: it could not be reached (CONNECT_FAILED) or was lost (SERVER_DISCONNECTED). */
+function linkExitError(exit: ExitInfo, when: string): SupervisorError {
+  const e = exit.linkError!;
+  if (exit.reason === 'connect_failed') {
+    return new SupervisorError('CONNECT_FAILED', `could not connect to ${e.url} ${when}: ${e.detail}`);
+  }
+  const what = exit.reason === 'session_lost' ? 'lost our session' : 'disconnected';
+  return new SupervisorError('SERVER_DISCONNECTED', `server ${what} ${when}: ${e.detail}`);
 }
 
 function isParams(v: unknown): v is Record<string, unknown> {

@@ -12,6 +12,10 @@ export type SupervisorErrorCode =
   | 'INVALID_RESPONSE'
   /** The server stopped reading its stdin and what we queued for it passed its bound. */
   | 'QUEUE_FULL'
+  /** A server reached over HTTP could not be connected to (refused, unresolved, an HTTP error to `initialize`). */
+  | 'CONNECT_FAILED'
+  /** A server reached over HTTP dropped the connection or lost our session. */
+  | 'SERVER_DISCONNECTED'
   | 'CLOSED';
 
 /** A local failure with a string code: the library saw it happen, no server said it. */

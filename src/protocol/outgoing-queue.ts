@@ -106,7 +106,10 @@ export class OutgoingQueue {
 }
 
 /** The error every call to a server whose queue is full resolves with. */
-export function queueFullError(serverId: string, queue: OutgoingQueue): SupervisorError {
+export function queueFullError(
+  serverId: string,
+  queue: Pick<OutgoingQueue, 'queuedAtFull' | 'limit'>,
+): SupervisorError {
   return new SupervisorError(
     'QUEUE_FULL',
     `server '${serverId}' stopped reading its input: ${formatBytes(queue.queuedAtFull)} queued for it, ` +

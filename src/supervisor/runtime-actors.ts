@@ -84,7 +84,8 @@ export function processActor(deps: RuntimeDeps) {
         command: server.command,
         args: server.args,
         cwd: server.cwd,
-        env: buildChildEnv(deps.hostEnv, server.inheritEnv, server.env),
+        env: server.remote ? {} : buildChildEnv(deps.hostEnv, server.inheritEnv, server.env),
+        remote: server.remote,
         roots: Array.isArray(server.roots) ? server.roots : undefined,
         capabilities: deps.clientSide?.capabilities(server),
         forward: deps.clientSide?.forwarder(server),
@@ -122,6 +123,8 @@ export function processActor(deps: RuntimeDeps) {
         if (!ended) sendBack({ type: 'PROC.EXIT', generation, exit, at: deps.now(), draw: deps.random() });
       });
       if (c.pid !== undefined) sendBack({ type: 'PROC.SPAWNED', generation, pid: c.pid });
+      // A remote server has nothing to spawn: the handshake is what connects (or fails to).
+      else if (server.remote) sendBack({ type: 'PROC.SPAWNED', generation });
     };
     void begin();
     receive((command) => {

@@ -126,7 +126,7 @@ export class ServerWatch {
     if (exit && exit !== row.lastExitRef) {
       row.lastExitRef = exit;
       // The machine carries the runtime's ExitInfo as it came; only the runtime knows it has a spawnError.
-      const { spawnError } = exit as Partial<Pick<ExitInfo, 'spawnError'>>;
+      const { spawnError, linkError } = exit as Partial<Pick<ExitInfo, 'spawnError' | 'linkError'>>;
       row.lastExit = {
         code: exit.code,
         signal: exit.signal,
@@ -134,6 +134,7 @@ export class ServerWatch {
         stderrTail: exit.stderrTail,
         at,
         ...(spawnError ? { spawnError } : {}),
+        ...(linkError ? { linkError } : {}),
       };
       this.emit({ type: 'exit', server: id, ...row.lastExit });
     }

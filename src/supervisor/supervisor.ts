@@ -301,7 +301,7 @@ export class Supervisor {
     const ctx = this.started ? this.actor.getSnapshot().context : undefined;
     return this.config.servers.map((s) => ({
       ...this.watch.row(s.id, ctx?.books.children[s.id]?.restarts ?? 0, this.tools),
-      containment: this.connections.get(s.id)?.process.containment ?? this.containment,
+      containment: this.connections.get(s.id)?.link.kind ?? (s.remote ? 'remote' : this.containment),
       ...identityRow(this.connections.get(s.id)),
     }));
   }

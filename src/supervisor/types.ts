@@ -1,6 +1,6 @@
-import type { ContainmentKind } from '../process/containment.js';
 import type { SpawnError } from '../process/preflight.js';
-import type { ExitInfo } from '../process/server-process.js';
+import type { ExitInfo, LinkError } from '../process/server-process.js';
+import type { LinkKind } from '../protocol/server-link.js';
 import type { LogLevel } from './log-level.js';
 import type { ServerIdentity } from './server-identity.js';
 
@@ -25,6 +25,8 @@ export interface LastExit {
   at: number;
   /** Why it could not be started (reason `spawn_failed`): `ENOENT`, `EACCES`, `CWD_MISSING`, … with what was looked at. */
   spawnError?: SpawnError;
+  /** Why a `url:` server could not be reached or was lost (`connect_failed`, `disconnected`, `session_lost`). */
+  linkError?: LinkError;
 }
 
 /** One row of `status()`. */
@@ -38,8 +40,11 @@ export interface ServerStatus {
   lastExit?: LastExit;
   /** How many tools it exposes now. */
   tools: number;
-  /** What holds it and all it starts: its current (or last) process's, else what its next spawn will use. */
-  containment?: ContainmentKind;
+  /**
+   * What holds it and all it starts: its current (or last) process's, else what its next spawn will use;
+   * `remote` for a `url:` server, which has no process (and no pid).
+   */
+  containment?: LinkKind;
   /** What it said of itself in the handshake (serverInfo, capabilities, instructions), while connected. */
   server?: ServerIdentity;
 }
@@ -79,6 +84,7 @@ export type SupervisorEvent =
       stderrTail: string;
       at: number;
       spawnError?: SpawnError;
+      linkError?: LinkError;
     }
   | { type: 'tools'; server: string; added: string[]; removed: string[]; changed: string[]; at: number }
   | { type: 'refused'; server: string; method: string; at: number }
@@ -104,5 +110,6 @@ export function toLastExit(exit: ExitInfo, at: number): LastExit {
     stderrTail: exit.stderrTail,
     at,
     ...(exit.spawnError ? { spawnError: exit.spawnError } : {}),
+    ...(exit.linkError ? { linkError: exit.linkError } : {}),
   };
 }

@@ -26,6 +26,8 @@ describe('the code of a failure', () => {
     RESULT_TOO_LARGE: 'TOO_LARGE',
     INVALID_RESPONSE: 'INVALID_RESULT',
     QUEUE_FULL: 'QUEUE_FULL',
+    CONNECT_FAILED: 'SERVER_DOWN',
+    SERVER_DISCONNECTED: 'SERVER_DISCONNECTED',
   };
   it.each(Object.entries(table))('%s is %s', (raw, code) => {
     const err = new SupervisorError(raw as SupervisorErrorCode, 'what happened');

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ConnectionOptions, McpConnection } from '../../src/protocol/connection.js';
+import { SupervisorError } from '../../src/protocol/errors.js';
+import { httpFixtures } from '../fixtures/http-fixture.js';
+
+const fixtures = httpFixtures();
+const opened: McpConnection[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((c) => c.close('stopped', { immediate: true })));
+  await fixtures.killAll();
+});
+
+function connect(url: string, headers: Record<string, string> = {}, over: Partial<ConnectionOptions> = {}) {
+  const conn = new McpConnection({
+    serverId: 'remote',
+    command: '',
+    args: [],
+    cwd: process.cwd(),
+    env: {},
+    remote: { url, headers },
+    startupMs: 3000,
+    shutdownMs: 1000,
+    ...over,
+  });
+  opened.push(conn);
+  return conn;
+}
+
+const call = (conn: McpConnection, name: string, args: Record<string, unknown> = {}, timeoutMs = 3000) =>
+  conn.request('tools/call', { name, arguments: args }, { timeoutMs });
+
+describe('McpConnection over Streamable HTTP', () => {
+  it('handshakes, calls, sends the headers and the negotiated version, and ends the session with a DELETE', async () => {
+    const f = await fixtures.start(['--require-header', 'x-api-key:k1']);
+    const conn = connect(f.url, { 'X-Api-Key': 'k1' });
+    const init = await conn.initialize();
+    expect(init.serverInfo?.name).toBe('http-fixture');
+    expect(conn.pid).toBeUndefined();
+    expect(conn.link.kind).toBe('remote');
+    expect(await call(conn, 'echo', { text: 'over http' })).toMatchObject({
+      content: [{ type: 'text', text: 'over http' }],
+    });
+    const later = await f.waitFor((r) => r.rpc === 'tools/call');
+    expect(later.headers['x-api-key']).toBe('k1');
+    expect(later.headers['mcp-protocol-version']).toBe(init.protocolVersion);
+    expect(later.session).toEqual(expect.any(String));
+    const exit = await conn.close();
+    expect(exit).toMatchObject({ reason: 'stopped', requested: true, code: null, signal: null });
+    expect(await f.waitFor((r) => r.method === 'DELETE')).toMatchObject({ session: later.session });
+  });
+
+  it('a refused connection ends the run as connect_failed with the errno, and the handshake says CONNECT_FAILED', async () => {
+    const f = await fixtures.start();
+    await f.kill();
+    const conn = connect(f.url);
+    const err = await conn.initialize().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SupervisorError);
+    expect((err as SupervisorError).code).toBe('CONNECT_FAILED');
+    expect(await conn.exited).toMatchObject({
+      reason: 'connect_failed',
+      requested: false,
+      linkError: { url: f.url, errno: 'ECONNREFUSED' },
+    });
+  });
+
+  it('an HTTP error to initialize is connect_failed with its status', async () => {
+    const f = await fixtures.start(['--require-header', 'authorization:Bearer right']);
+    const conn = connect(f.url, { Authorization: 'Bearer wrong' });
+    await expect(conn.initialize()).rejects.toMatchObject({ code: 'CONNECT_FAILED' });
+    expect((await conn.exited).linkError).toMatchObject({ status: 401 });
+  });
+
+  it('a server killed mid-call fails the call at once with SERVER_DISCONNECTED, far under its timeout', async () => {
+    const f = await fixtures.start();
+    const conn = connect(f.url);
+    await conn.initialize();
+    const slow = call(conn, 'slow', { ms: 60_000 }, 30_000).catch((e: unknown) => e);
+    await f.waitFor((r) => r.rpc === 'tools/call');
+    const t0 = Date.now();
+    await f.kill();
+    const err = await slow;
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(err).toMatchObject({ code: 'SERVER_DISCONNECTED' });
+    expect(await conn.exited).toMatchObject({ reason: 'disconnected', requested: false });
+  });
+
+  it('a session the server forgot (404) ends the run as session_lost', async () => {
+    const f = await fixtures.start(['--json']);
+    const conn = connect(f.url);
+    await conn.initialize();
+    await call(conn, 'forget');
+    await expect(call(conn, 'echo', { text: 'x' })).rejects.toMatchObject({ code: 'SERVER_DISCONNECTED' });
+    expect(await conn.exited).toMatchObject({ reason: 'session_lost', linkError: { status: 404 } });
+  });
+});
