@@ -48,6 +48,19 @@ export function exposedName(serverId: string, toolName: string, separator: strin
 }
 
 /**
+ * The name one server's tool or prompt is exposed under: {@link exposedName}, or for a server with
+ * `namespace: false` its own name unchanged (which may then meet another server's: see `settleNames`).
+ */
+export function exposedNameFor(
+  serverId: string,
+  name: string,
+  separator: string,
+  namespaced: boolean,
+): string {
+  return namespaced ? exposedName(serverId, name, separator) : name;
+}
+
+/**
  * The server an exposed name belongs to, from the name and the fleet's server ids alone — for a name no route
  * table holds yet (its server is starting or restarting). The inverse of {@link exposedName} as far as one
  * exists, and the one place names are taken apart:

@@ -1,4 +1,5 @@
 import type { ExposedTool } from './exposed-tool.js';
+import { type HeldName, settleNames } from './name-claims.js';
 
 const EMPTY: readonly ExposedTool[] = Object.freeze([]);
 
@@ -9,14 +10,16 @@ const EMPTY: readonly ExposedTool[] = Object.freeze([]);
  */
 export class RouteTable {
   /** The table with no tools. */
-  static readonly empty: RouteTable = new RouteTable([], [], new Map(), new Map(), []);
+  static readonly empty: RouteTable = new RouteTable([], [], new Map(), new Map(), [], []);
 
   /** Every tool in fleet order: servers in `order`, each server's tools in its list order. */
   readonly tools: readonly ExposedTool[];
   /** The server order the table was built with (servers missing from `order` appended). */
   readonly order: readonly string[];
-  /** Entries the table refused (a name already taken, a tool filed under another server), for the log. */
+  /** Entries the table refused (a tool filed under another server), for the log. */
   readonly problems: readonly string[];
+  /** Tools left out because a server earlier in fleet order offers the same exposed name (reported as data). */
+  readonly held: readonly HeldName[];
   readonly #byName: ReadonlyMap<string, ExposedTool>;
   readonly #byServer: ReadonlyMap<string, readonly ExposedTool[]>;
 
@@ -26,49 +29,48 @@ export class RouteTable {
     byName: ReadonlyMap<string, ExposedTool>,
     byServer: ReadonlyMap<string, readonly ExposedTool[]>,
     problems: readonly string[],
+    held: readonly HeldName[],
   ) {
     this.tools = Object.freeze(tools);
     this.order = Object.freeze(order);
     this.#byName = byName;
     this.#byServer = byServer;
     this.problems = Object.freeze(problems);
+    this.held = Object.freeze(held);
   }
 
   /**
    * Builds a table from each server's exposed tools. Tools are copied and frozen, so later changes to the
-   * inputs never reach the table. A tool whose `server` is not its map key, or whose exposed name is already
-   * taken earlier in fleet order, is left out with a problem line (the first holder of a name keeps it).
+   * inputs never reach the table. A tool whose `server` is not its map key is left out with a problem line; a
+   * name two servers offer goes to the first in fleet order (`settleNames`), the other's tool is left out and
+   * listed in `held`.
    */
   static build(perServer: ReadonlyMap<string, readonly ExposedTool[]>, order: readonly string[]): RouteTable {
     const servers = [...new Set([...order, ...perServer.keys()])];
-    const tools: ExposedTool[] = [];
-    const byName = new Map<string, ExposedTool>();
-    const byServer = new Map<string, readonly ExposedTool[]>();
     const problems: string[] = [];
+    const filed = new Map<string, ExposedTool[]>();
     for (const server of servers) {
       const own: ExposedTool[] = [];
       for (const input of perServer.get(server) ?? []) {
-        if (input.server !== server) {
+        if (input.server === server) own.push(input);
+        else
           problems.push(
             `tool ${JSON.stringify(input.name)} names server ${input.server} but is filed under ${server}; left out`,
           );
-          continue;
-        }
-        const holder = byName.get(input.name);
-        if (holder !== undefined) {
-          problems.push(
-            `tool name ${JSON.stringify(input.name)} of server ${server} is already taken by server ${holder.server} (tool ${JSON.stringify(holder.tool)}); left out`,
-          );
-          continue;
-        }
-        const tool = deepFreeze(structuredClone(input));
-        byName.set(tool.name, tool);
-        own.push(tool);
-        tools.push(tool);
       }
+      filed.set(server, own);
+    }
+    const { kept, held } = settleNames(filed, servers, 'tool');
+    const tools: ExposedTool[] = [];
+    const byName = new Map<string, ExposedTool>();
+    const byServer = new Map<string, readonly ExposedTool[]>();
+    for (const server of servers) {
+      const own = (kept.get(server) ?? []).map((input) => deepFreeze(structuredClone(input)));
+      for (const tool of own) byName.set(tool.name, tool);
+      tools.push(...own);
       byServer.set(server, Object.freeze(own));
     }
-    return new RouteTable(tools, servers, byName, byServer, problems);
+    return new RouteTable(tools, servers, byName, byServer, problems, held);
   }
 
   /** The tool an exposed name routes to (its `server` and `tool` as the server names it), if any. */

@@ -1,6 +1,6 @@
 import { isRecord } from '../framing/is-record.js';
 import { RegistryError } from './errors.js';
-import { exposedName } from './exposed-name.js';
+import { exposedNameFor } from './exposed-name.js';
 import type { ExposedTool } from './exposed-tool.js';
 import type { NormalizedMcpTool } from './manifest.js';
 import { checkScopes } from './scopes.js';
@@ -28,6 +28,8 @@ export interface ResolveServerToolsInput {
   declared: readonly NormalizedMcpTool[];
   /** The server's plugin-wide scope floor. */
   scopesRequired: readonly string[];
+  /** `false` (a server with `namespace: false`): tools are exposed under their own names. Default true. */
+  namespaced?: boolean;
 }
 
 export interface ResolvedServerTools {
@@ -75,7 +77,7 @@ export function resolveServerTools(input: ResolveServerToolsInput): ResolvedServ
     }
     const decl = declared.get(name);
     const tool: ExposedTool = {
-      name: exposedName(serverId, name, separator),
+      name: exposedNameFor(serverId, name, separator, input.namespaced !== false),
       server: serverId,
       tool: name,
       inputSchema: { type: 'object' },

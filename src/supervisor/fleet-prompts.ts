@@ -1,6 +1,7 @@
 import type { McpConnection } from '../protocol/connection.js';
-import { exposedName } from '../registry/exposed-name.js';
+import { exposedNameFor } from '../registry/exposed-name.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
+import { type HeldName, settleNames } from '../registry/name-claims.js';
 
 /** Pages of `prompts/list` read from one server at most: a server that never stops paging is cut off. */
 export const MAX_PROMPT_PAGES = 50;
@@ -13,11 +14,14 @@ export interface PromptsChange {
 
 /**
  * The fleet's prompts: each ready server's `prompts/list`, read when it becomes ready and again on its
- * `prompts/list_changed`, under names made as tools' names are (`exposedName`). Routing is by the explicit map
- * from exposed name to (server, prompt), replaced whole on every change; names are never taken apart.
+ * `prompts/list_changed`, under names made as tools' names are (`exposedNameFor`). Routing is by the explicit
+ * map from exposed name to (server, prompt), replaced whole on every change; names are never taken apart.
  */
 export class FleetPrompts {
+  /** What each ready server lists, under the names it would be exposed as. */
   private perServer = new Map<string, readonly ExposedPrompt[]>();
+  /** The same, less the prompts held back for a name another server has (`settleNames`): what is exposed. */
+  private exposed = new Map<string, ExposedPrompt[]>();
   private byName = new Map<string, ExposedPrompt>();
   /** Bumped on every refresh or drop, so an older listing still in flight is thrown away. */
   private readonly generation = new Map<string, number>();
@@ -27,11 +31,15 @@ export class FleetPrompts {
     private readonly separator: string,
     private readonly onChange: (change: PromptsChange) => void,
     private readonly onProblem: (server: string, message: string) => void,
+    /** Servers with `namespace: false`: their prompts keep their own names. */
+    private readonly ownNames: ReadonlySet<string> = new Set(),
+    /** Every settling's held-back prompts (all of them, each time). */
+    private readonly onHeld: (held: HeldName[]) => void = () => {},
   ) {}
 
   /** Every prompt of every ready server, servers in config order. */
   list(): ExposedPrompt[] {
-    return this.order.flatMap((id) => this.perServer.get(id) ?? []);
+    return this.order.flatMap((id) => this.exposed.get(id) ?? []);
   }
 
   /** The prompt an exposed name routes to, if any. */
@@ -65,7 +73,7 @@ export class FleetPrompts {
         continue;
       }
       seen.add(p.name);
-      const name = exposedName(server, p.name, this.separator);
+      const name = exposedNameFor(server, p.name, this.separator, !this.ownNames.has(server));
       prompts.push(Object.freeze({ name, server, prompt: p.name, definition: Object.freeze({ ...p }) }));
     }
     this.set(server, prompts);
@@ -84,25 +92,26 @@ export class FleetPrompts {
   }
 
   private set(server: string, prompts: readonly ExposedPrompt[] | undefined): void {
-    const before = (this.perServer.get(server) ?? []).map((p) => p.name);
     const next = new Map(this.perServer);
     if (prompts) next.set(server, prompts);
     else next.delete(server);
+    const { kept, held } = settleNames(next, this.order, 'prompt');
+    const before = this.exposed;
     const byName = new Map<string, ExposedPrompt>();
-    for (const id of this.order) {
-      for (const p of next.get(id) ?? []) {
-        // Exposed names of different servers never meet (see exposedName); a server's own duplicate was left out.
-        if (!byName.has(p.name)) byName.set(p.name, p);
-      }
-    }
-    const beforeDefs = JSON.stringify(this.perServer.get(server) ?? []);
+    for (const list of kept.values()) for (const p of list) byName.set(p.name, p);
     this.perServer = next;
+    this.exposed = kept;
     this.byName = byName;
-    const after = (prompts ?? []).map((p) => p.name);
-    const added = after.filter((n) => !before.includes(n));
-    const removed = before.filter((n) => !after.includes(n));
-    if (added.length || removed.length || beforeDefs !== JSON.stringify(prompts ?? []))
-      this.onChange({ server, added, removed });
+    this.onHeld(held);
+    // One server's change can let another's held-back prompt through (or hold one back): each says what changed.
+    for (const id of this.order) {
+      const was = before.get(id) ?? [];
+      const now = kept.get(id) ?? [];
+      const added = now.map((p) => p.name).filter((n) => !was.some((p) => p.name === n));
+      const removed = was.map((p) => p.name).filter((n) => !now.some((p) => p.name === n));
+      if (added.length || removed.length || JSON.stringify(was) !== JSON.stringify(now))
+        this.onChange({ server: id, added, removed });
+    }
   }
 }
 

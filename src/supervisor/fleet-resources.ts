@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import type { HeldName } from '../registry/name-claims.js';
 import { clampTimeout } from './call-input.js';
 import { decodeCursor, encodeCursor } from './resource-cursor.js';
 import {
@@ -29,6 +30,8 @@ export interface FleetResourcesDeps {
   /** A server's resources came, went or changed. */
   changed: (server: string) => void;
   warn: (message: string) => void;
+  /** Every URI and template of a `namespace: false` server held back now (all of them, after each change). */
+  held?: (names: HeldName[]) => void;
 }
 
 /**
@@ -44,7 +47,8 @@ export class FleetResources {
 
   constructor(private readonly deps: FleetResourcesDeps) {
     this.order = deps.servers.map((s) => s.id);
-    this.routes = new ResourceRoutes(this.order);
+    const ownNames = deps.servers.filter((s) => s.namespace === false).map((s) => s.id);
+    this.routes = new ResourceRoutes(this.order, new Set(ownNames));
     this.byId = new Map(deps.servers.map((s) => [s.id, s]));
   }
 
@@ -55,7 +59,10 @@ export class FleetResources {
     } else if (to !== 'wedged') {
       // Both go: a reload still running for the old process must not hold off the next one.
       const had = this.routes.drop(id);
-      if (this.loading.delete(id) || had) this.deps.changed(id);
+      if (this.loading.delete(id) || had) {
+        this.deps.held?.(this.routes.held());
+        this.deps.changed(id);
+      }
     }
   }
 
@@ -92,6 +99,8 @@ export class FleetResources {
       if (!isRecord(raw) || !Array.isArray(raw.resources)) continue;
       const resources = raw.resources
         .filter((r): r is FleetResource => isRecord(r) && typeof r.uri === 'string')
+        // A `namespace: false` server's URI that routes to another server is held back, never renamed.
+        .filter((r) => this.routes.heldFor(id, r.uri) === undefined)
         .map((r) => ({ ...r, uri: this.routes.expose(id, r.uri) }));
       const next = typeof raw.nextCursor === 'string' ? encodeCursor({ s: id, c: raw.nextCursor }) : after;
       if (resources.length === 0 && next === after && after !== undefined) {
@@ -208,6 +217,7 @@ export class FleetResources {
       if (this.deps.connection(id) !== conn) return;
       this.routes.set(id, catalog);
       if (fresh) for (const uri of this.subs.urisOf(id)) this.resubscribe(conn, id, uri);
+      this.deps.held?.(this.routes.held());
       this.deps.changed(id);
     });
     this.loading.set(id, job);

@@ -5,6 +5,7 @@ import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import { clampTimeout } from './call-input.js';
 import { type CompleteResult, type CompletionRef, completeOn } from './fleet-complete.js';
 import { FleetPrompts } from './fleet-prompts.js';
+import { HeldNotices } from './held-notices.js';
 import { isLogLevel, type LogLevel, type SetLevelOutcome } from './log-level.js';
 import type { SupervisorEvent } from './types.js';
 
@@ -32,11 +33,14 @@ export class FleetSurface {
     private readonly emit: Emit,
     private readonly now: () => number,
   ) {
+    const held = new HeldNotices((e) => emit({ ...e, at: now() }));
     this.prompts = new FleetPrompts(
       [...servers.keys()],
       separator,
       (c) => emit({ type: 'prompts', ...c, at: now() }),
       (server, message) => emit({ type: 'notice', server, message, at: now() }),
+      new Set([...servers.values()].filter((s) => s.namespace === false).map((s) => s.id)),
+      held.of('prompt'),
     );
   }
 

@@ -4,6 +4,7 @@ import { RouteTable } from '../registry/route-table.js';
 import { type DiscoveredTool, resolveServerTools } from '../registry/server-tools.js';
 import { diffTools } from '../registry/tool-diff.js';
 import { toolOwner } from '../registry/tool-owner.js';
+import { HeldNotices } from './held-notices.js';
 import type { SupervisorLogger } from './supervisor.js';
 import type { ExposedTool, SupervisorEvent } from './types.js';
 
@@ -24,6 +25,7 @@ export class FleetTools {
   private readonly reported = new Set<string>();
   private readonly order: string[];
   private readonly servers: Map<string, ServerConfig>;
+  private readonly held: HeldNotices;
 
   constructor(
     private readonly config: SupervisorConfig,
@@ -32,6 +34,7 @@ export class FleetTools {
   ) {
     this.order = config.servers.map((s) => s.id);
     this.servers = new Map(config.servers.map((s) => [s.id, s]));
+    this.held = new HeldNotices(emit);
   }
 
   /** Re-resolves a server's tools from its latest snapshot; only a ready server exposes tools. */
@@ -56,6 +59,7 @@ export class FleetTools {
         discovered: list as DiscoveredTool[],
         declared: server.tools,
         scopesRequired: server.scopesRequired,
+        namespaced: server.namespace !== false,
       });
       for (const p of resolved.problems) this.logger?.warn?.(p);
       for (const name of resolved.missingDeclared) {
@@ -90,15 +94,19 @@ export class FleetTools {
   }
 
   private swap(id: string, tools: ExposedTool[] | undefined): void {
-    const before = this.table.listFor(id);
+    const before = this.table;
     if (tools) this.perServer.set(id, tools);
     else this.perServer.delete(id);
     const next = RouteTable.build(this.perServer, this.order);
     for (const p of next.problems) this.logger?.warn?.(p);
     this.table = next;
-    for (const t of next.listFor(id)) this.seenNames.set(t.name, id);
-    const diff = diffTools(before, next.listFor(id));
-    if (diff.added.length || diff.removed.length || diff.changed.length)
-      this.emit({ type: 'tools', server: id, ...diff });
+    for (const t of next.tools) this.seenNames.set(t.name, t.server);
+    this.held.update('tool', next.held);
+    // One server's change can let another's held-back tool through (or hold one back): each says what it gained.
+    for (const server of this.order) {
+      const diff = diffTools(before.listFor(server), next.listFor(server));
+      if (diff.added.length || diff.removed.length || diff.changed.length)
+        this.emit({ type: 'tools', server, ...diff });
+    }
   }
 }

@@ -1,3 +1,4 @@
+import type { HeldName } from '../registry/name-claims.js';
 import { isQualified, parseQualifiedUri, qualifyTemplate, qualifyUri } from '../registry/resource-uri.js';
 import type { FleetResourceTemplate } from './resource-outcome.js';
 import { matchesTemplate, type ServerCatalog } from './server-resources.js';
@@ -12,7 +13,11 @@ export class ResourceRoutes {
   private readonly catalogs = new Map<string, ServerCatalog>();
   private readonly live = new Set<string>();
 
-  constructor(private readonly order: readonly string[]) {}
+  constructor(
+    private readonly order: readonly string[],
+    /** Servers with `namespace: false`: a URI of theirs is never qualified, it is held back instead. */
+    private readonly ownNames: ReadonlySet<string> = new Set(),
+  ) {}
 
   set(server: string, catalog: ServerCatalog): void {
     this.catalogs.set(server, catalog);
@@ -54,20 +59,57 @@ export class ResourceRoutes {
     return isQualified(uri) || this.ownerOf(uri)?.server !== server ? qualifyUri(server, uri) : uri;
   }
 
-  /** Every ready server's templates in config order; one the same as an earlier server's is qualified. */
+  /**
+   * The server a URI of a `namespace: false` server is held back for: the one its plain form routes to, when that
+   * is another (an earlier server lists it, or has a template matching it). Undefined for any other server's URI,
+   * and for one in the fleet's scheme (exposed qualified, as ever).
+   */
+  heldFor(server: string, uri: string): string | undefined {
+    if (!this.ownNames.has(server) || isQualified(uri)) return undefined;
+    const owner = this.ownerOf(uri)?.server;
+    return owner !== undefined && owner !== server ? owner : undefined;
+  }
+
+  /** Every URI and template of a ready `namespace: false` server that is held back now, for the notices. */
+  held(): HeldName[] {
+    const out: HeldName[] = [];
+    for (const id of this.order) {
+      const catalog = this.catalogs.get(id);
+      if (!this.ownNames.has(id) || !this.live.has(id) || !catalog) continue;
+      for (const uri of catalog.uris) {
+        const heldFor = this.heldFor(id, uri);
+        if (heldFor !== undefined) out.push({ kind: 'resource', server: id, name: uri, heldFor });
+      }
+    }
+    const firstOf = new Map<string, string>();
+    this.eachTemplate((id, t) => {
+      const first = firstOf.get(t.uriTemplate);
+      if (first === undefined) firstOf.set(t.uriTemplate, id);
+      else if (first !== id && this.ownNames.has(id) && this.live.has(id))
+        out.push({ kind: 'resource', server: id, name: t.uriTemplate, heldFor: first });
+    });
+    return out;
+  }
+
+  /**
+   * Every ready server's templates in config order; one the same as an earlier server's is qualified, or for a
+   * `namespace: false` server held back.
+   */
   templates(): FleetResourceTemplate[] {
     const out: FleetResourceTemplate[] = [];
     const seen = new Set<string>();
-    for (const id of this.order) {
-      for (const t of this.catalogs.get(id)?.templates ?? []) {
-        const clash = seen.has(t.uriTemplate) || isQualified(t.uriTemplate);
-        // A server that is down still holds its templates' form, as it holds its URIs'.
-        seen.add(t.uriTemplate);
-        if (!this.live.has(id)) continue;
-        const uriTemplate = clash ? qualifyTemplate(id, t.uriTemplate) : t.uriTemplate;
-        out.push({ ...(t.item as FleetResourceTemplate), uriTemplate });
-      }
-    }
+    this.eachTemplate((id, t) => {
+      const clash = seen.has(t.uriTemplate) || isQualified(t.uriTemplate);
+      // A server that is down still holds its templates' form, as it holds its URIs'.
+      seen.add(t.uriTemplate);
+      if (!this.live.has(id) || (clash && this.ownNames.has(id) && !isQualified(t.uriTemplate))) return;
+      const uriTemplate = clash ? qualifyTemplate(id, t.uriTemplate) : t.uriTemplate;
+      out.push({ ...(t.item as FleetResourceTemplate), uriTemplate });
+    });
     return out;
+  }
+
+  private eachTemplate(visit: (server: string, t: ServerCatalog['templates'][number]) => void): void {
+    for (const id of this.order) for (const t of this.catalogs.get(id)?.templates ?? []) visit(id, t);
   }
 }

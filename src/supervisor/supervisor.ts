@@ -43,6 +43,7 @@ import { FleetResources } from './fleet-resources.js';
 import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
 import { FleetTasks, type TaskMethod } from './fleet-tasks.js';
 import { FleetTools } from './fleet-tools.js';
+import { HeldNotices } from './held-notices.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import type {
   ResourceListOutcome,
@@ -242,6 +243,7 @@ export class Supervisor {
       stopped: () => this.stopping !== undefined,
       changed: (server) => this.emit({ type: 'resources', server, at: now() }),
       warn: (message) => options.logger?.warn?.(message),
+      held: new HeldNotices((e) => this.emit({ ...e, at: now() })).of('resource'),
     });
     this.watch = new ServerWatch(
       this.actor,

@@ -1,6 +1,7 @@
 import type { SpawnError } from '../process/preflight.js';
 import type { ExitInfo, LinkError } from '../process/server-process.js';
 import type { LinkKind } from '../protocol/server-link.js';
+import type { NameKind } from '../registry/name-claims.js';
 import type { LogLevel } from './log-level.js';
 import type { ServerIdentity } from './server-identity.js';
 
@@ -70,7 +71,9 @@ export type NoticeCode =
   | 'REAPED'
   | 'IGNORED_UNPARSABLE'
   | 'IGNORED_UNSAFE_PGID'
-  | 'NOT_PROVABLY_OURS';
+  | 'NOT_PROVABLY_OURS'
+  // A server with `namespace: false` offers a name another server holds: left out (see name-claims.ts).
+  | 'NAME_COLLISION';
 
 /** Typed events of `subscribe()`. */
 export type SupervisorEvent =
@@ -89,8 +92,20 @@ export type SupervisorEvent =
   | { type: 'tools'; server: string; added: string[]; removed: string[]; changed: string[]; at: number }
   | { type: 'refused'; server: string; method: string; at: number }
   | { type: 'untrusted'; server: string; fingerprint: string; at: number }
-  /** `code`, when present, says what happened as data (`QUEUE_FULL`, `RATE_LIMITED`, `LISTING_CUT`); `message` is for people. */
-  | { type: 'notice'; server: string | null; message: string; at: number; code?: NoticeCode }
+  /**
+   * `code`, when present, says what happened as data (`QUEUE_FULL`, `RATE_LIMITED`, `LISTING_CUT`, …); `message`
+   * is for people. A `NAME_COLLISION` also names the `kind`, the `name` (or URI) and the server it is `heldFor`.
+   */
+  | {
+      type: 'notice';
+      server: string | null;
+      message: string;
+      at: number;
+      code?: NoticeCode;
+      kind?: NameKind;
+      name?: string;
+      heldFor?: string;
+    }
   | { type: 'escalated'; reason: string; at: number }
   /** A server's resources may differ: it became ready, left, or sent `resources/list_changed`. */
   | { type: 'resources'; server: string; at: number }

@@ -105,9 +105,9 @@ describe('RouteTable', () => {
     expect(table.get('a.x')?.server).toBe('a');
     expect(table.has('a.y')).toBe(false);
     expect(table.listFor('b')).toEqual([]);
-    expect(table.problems).toHaveLength(2);
-    expect(table.problems[0]).toContain('already taken by server a');
-    expect(table.problems[1]).toContain('filed under b');
+    expect(table.problems).toHaveLength(1);
+    expect(table.problems[0]).toContain('filed under b');
+    expect(table.held).toEqual([{ kind: 'tool', server: 'b', name: 'a.x', heldFor: 'a' }]);
   });
 });
 

@@ -1,0 +1,41 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliProcesses, ensureBuilt } from './helpers.js';
+import { connect, directEverything, writeConfig } from './serve-helpers.js';
+
+const cli = cliProcesses();
+const clients: Client[] = [];
+beforeAll(ensureBuilt, 120_000);
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  await cli.reap();
+});
+
+describe('serve: a server with namespace: false', () => {
+  it('answers its tools, prompts and resources under their own names, as direct access does', async () => {
+    const { config } = writeConfig(cli.tempDir(), { ev: ['namespace: false'] });
+    const client = await connect(cli, clients, config);
+    const own = await directEverything(cli, clients);
+
+    const { tools: want } = await own.listTools();
+    const { tools } = await client.listTools();
+    expect(tools.filter((t) => !t.name.startsWith('fx.'))).toEqual(want);
+    expect(tools.some((t) => t.name === 'fx.echo')).toBe(true);
+    const args = { message: 'same name' };
+    expect(await client.callTool({ name: 'echo', arguments: args })).toEqual(
+      await own.callTool({ name: 'echo', arguments: args }),
+    );
+
+    const { prompts } = await client.listPrompts();
+    expect(prompts).toEqual((await own.listPrompts()).prompts);
+    const promptArgs = { city: 'Porto' };
+    expect(await client.getPrompt({ name: 'args-prompt', arguments: promptArgs })).toEqual(
+      await own.getPrompt({ name: 'args-prompt', arguments: promptArgs }),
+    );
+
+    const { resources } = await own.listResources();
+    const first = resources[0]!;
+    expect((await client.listResources()).resources).toContainEqual(first);
+    expect(await client.readResource({ uri: first.uri })).toEqual(await own.readResource({ uri: first.uri }));
+  }, 60_000);
+});
