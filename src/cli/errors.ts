@@ -14,7 +14,9 @@ export type CliErrorCode =
   | 'ui_failed'
   | 'trust_store'
   | 'escalated'
-  | 'containment_unavailable';
+  | 'containment_unavailable'
+  | 'no_tokens'
+  | 'listen_failed';
 
 /** An error the program reports as one line on stderr and turns into its exit code; never a stack trace. */
 export class CliError extends Error {

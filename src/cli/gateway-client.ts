@@ -17,6 +17,14 @@ import type { Supervisor } from '../supervisor/supervisor.js';
  * as long as the server's own bound on the request, not the SDK's default minute.
  */
 export function answerThroughFrontClient(server: Server, sup: Supervisor): void {
+  const handlers = frontClientHandlers(server);
+  if (handlers.roots)
+    server.setNotificationHandler(RootsListChangedNotificationSchema, async () => sup.rootsChanged());
+  sup.answerServerRequests(handlers);
+}
+
+/** What `server`'s client can answer, as it declared in its `initialize` (call once that is known). */
+export function frontClientHandlers(server: Server): ClientHandlers {
   const caps = server.getClientCapabilities() ?? {};
   const handlers: ClientHandlers = {};
   if (caps.sampling) {
@@ -35,9 +43,6 @@ export function answerThroughFrontClient(server: Server, sup: Supervisor): void 
         { signal: r.signal, timeout: FORWARD_TIMEOUT_MS },
       );
   }
-  if (caps.roots) {
-    handlers.roots = async () => (await server.listRoots()).roots;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, async () => sup.rootsChanged());
-  }
-  sup.answerServerRequests(handlers);
+  if (caps.roots) handlers.roots = async () => (await server.listRoots()).roots;
+  return handlers;
 }

@@ -30,6 +30,11 @@ export interface GatewayOptions {
    * exactly what the client can answer.
    */
   onClient?: () => void;
+  /**
+   * Makes this client answer the servers' requests once its capabilities are known; by default it becomes the only
+   * one that does (stdio). `serve --http` shares that role among its sessions instead.
+   */
+  frontClient?: (server: Server) => void;
   /** Told about failures to notify the client. */
   onWarn?: (message: string) => void;
   /** The client's scopes, checked on every call; none by default (a tool that requires scopes is refused). */
@@ -94,7 +99,8 @@ export class Gateway {
       },
       (result) => this.tasks.trim(this.resources.trim(this.surface.trim(result))),
       () => {
-        answerThroughFrontClient(this.server, this.sup);
+        if (this.opts.frontClient) this.opts.frontClient(this.server);
+        else answerThroughFrontClient(this.server, this.sup);
         this.opts.onClient?.();
       },
     );

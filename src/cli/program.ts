@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CallFlags } from './call.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
+import { parseHttpAddress } from './http-address.js';
 import { parseResultCap } from './result-cap.js';
 import type { RunFlags } from './run.js';
 import type { ServeFlags } from './serve.js';
@@ -46,9 +47,15 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     );
 
   fleetOptions(program.command('serve'))
-    .description('expose the whole fleet as one MCP server on stdio (stdout is protocol only)')
+    .description('expose the whole fleet as one MCP server on stdio (stdout is protocol only), or over HTTP')
     .argument('<config>', 'fleet config')
     .option(...SCOPES_OPTION)
+    .option(
+      '--http <host:port>',
+      'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (:PORT or PORT bind 127.0.0.1; port 0 picks one)',
+      parseHttpAddress,
+    )
+    .option('--json-response', 'with --http: answer each POST with one JSON body, not an SSE stream')
     .option(
       '--max-result-bytes <size>',
       "cap on every tool result sent (e.g. 1MiB), below each server's maxResultBytes; default the config's serve.maxResultBytes, else 4MiB",

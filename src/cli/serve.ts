@@ -1,8 +1,10 @@
 import { inspect } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
+import { usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { Gateway } from './gateway.js';
+import type { HttpAddress } from './http-address.js';
 import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
 import { DEFAULT_SERVE_RESULT_BYTES } from './result-cap.js';
@@ -13,6 +15,10 @@ export interface ServeFlags extends FleetFlags {
   scopes?: string[];
   /** `--max-result-bytes`: the cap on every tool result sent; wins over the config's `serve.maxResultBytes`. */
   maxResultBytes?: number;
+  /** `--http HOST:PORT`: serve over Streamable HTTP instead of stdio. */
+  http?: HttpAddress;
+  /** `--json-response`: with `--http`, answer each POST with one JSON body rather than an SSE stream. */
+  jsonResponse?: boolean;
 }
 
 /**
@@ -20,6 +26,9 @@ export interface ServeFlags extends FleetFlags {
  * goes to stderr. Ends (exit 0) when the client closes stdin, or on SIGINT/SIGTERM.
  */
 export async function serveCommand(configPath: string, flags: ServeFlags, version: string): Promise<number> {
+  if (flags.http)
+    return (await import('./serve-http.js')).serveHttpCommand(configPath, flags.http, flags, version);
+  if (flags.jsonResponse) throw usageError('--json-response needs --http');
   keepStdoutForProtocol();
   const config = await readConfigFile(configPath);
   checkServerIds(config, flags.trust, '--trust');

@@ -1,0 +1,128 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkServerIds, readConfigFile } from './config-file.js';
+import { CliError, usageError } from './errors.js';
+import { Gateway } from './gateway.js';
+import { healthReport } from './healthz.js';
+import { authority, type HttpAddress, isLoopback } from './http-address.js';
+import { tokenVerifier } from './http-auth.js';
+import { frontHandler, MCP_PATH } from './http-front.js';
+import { FrontClients } from './http-front-clients.js';
+import { hostGuard } from './http-guard.js';
+import { HttpSessions } from './http-sessions.js';
+import { loadTokens } from './http-tokens.js';
+import { openFleet } from './open-fleet.js';
+import { lineReporter } from './reporter.js';
+import { DEFAULT_SERVE_RESULT_BYTES } from './result-cap.js';
+import type { ServeFlags } from './serve.js';
+import { handleShutdownSignals } from './shutdown.js';
+
+/**
+ * `serve --http`: the fleet over Streamable HTTP at `http://HOST:PORT/mcp`, one Gateway per session over the one
+ * supervisor. The fleet starts at the first session's `initialize` (as over stdio), so the servers' handshakes
+ * declare what that client can answer. Ends (exit 0) on SIGINT/SIGTERM: sessions closed, fleet stopped, listener
+ * closed.
+ */
+export async function serveHttpCommand(
+  configPath: string,
+  address: HttpAddress,
+  flags: ServeFlags,
+  version: string,
+): Promise<number> {
+  const config = await readConfigFile(configPath);
+  checkServerIds(config, flags.trust, '--trust');
+  const tokens = await loadTokens(config);
+  if (!tokens && !isLoopback(address.host))
+    throw usageError(
+      `refusing to serve on ${address.host}, which is not a loopback address, without serve.auth: ` +
+        'anyone who reaches it could call every tool (add serve.auth tokens, or bind 127.0.0.1)',
+    );
+  const reporter = lineReporter(flags.logFormat);
+  if (tokens && flags.scopes && flags.scopes.length > 0)
+    reporter.log('warn', "--scopes is ignored over HTTP with serve.auth: each token's scopes apply");
+  const sup = openFleet(config, flags, reporter);
+  const front = new FrontClients(sup);
+  const onWarn = (m: string) => reporter.log('warn', m);
+
+  let begin: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    begin = resolve;
+  }).then(() => sup.start());
+  const sessions = new HttpSessions({
+    jsonResponse: Boolean(flags.jsonResponse),
+    gateway: (caller) =>
+      new Gateway(sup, started, {
+        name: 'mcp-supervisor',
+        version,
+        scopes: caller ? caller.scopes : (flags.scopes ?? []),
+        maxResultBytes: flags.maxResultBytes ?? config.serve?.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
+        onWarn,
+        onClient: () => begin(),
+        frontClient: (server) => front.add(server),
+      }),
+    onEnd: (gateway) => front.remove(gateway.server),
+  });
+
+  let stopping = false;
+  const http = createServer();
+  const port = await listen(http, address);
+  // The allowlist names the port, known only now; no request can arrive before this turn of the loop ends.
+  http.on(
+    'request',
+    frontHandler({
+      guard: hostGuard(address.host, port, config.serve ?? {}),
+      verifier: tokens && tokenVerifier(tokens),
+      sessions,
+      health: () => healthReport(sup.status(), stopping),
+      onWarn,
+    }),
+  );
+  reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
+  process.stderr.write(`listening on http://${authority(address.host, port)}${MCP_PATH}\n`);
+
+  let finish: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  const shutdown = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    reporter.log('info', 'stopping', { why });
+    void (async () => {
+      await sessions.close();
+      await sup.stop();
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+      reporter.log('info', 'stopped');
+      finish(0);
+    })();
+  };
+  const removeSignals = handleShutdownSignals((signal) => shutdown(signal));
+  try {
+    await Promise.race([started, done]);
+    if (!stopping) reporter.log('info', 'started', { tools: sup.listTools().length });
+    return await done;
+  } finally {
+    removeSignals();
+  }
+}
+
+/** Binds the listener; resolves the port it got (the one asked for, or a free one for 0). */
+function listen(http: HttpServer, address: HttpAddress): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(
+        new CliError(
+          'listen_failed',
+          `cannot listen on ${authority(address.host, address.port)}: ${err.code ?? err.message}`,
+        ),
+      );
+    http.once('error', onError);
+    http.listen(address.port, address.host, () => {
+      http.off('error', onError);
+      resolve((http.address() as AddressInfo).port);
+    });
+  });
+}
