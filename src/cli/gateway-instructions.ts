@@ -10,7 +10,12 @@ import type { ServerStatus } from '../supervisor/types.js';
  * One `instructions` text for the whole fleet: a line saying how names are made, then each server's own
  * instructions under a heading naming it. Nothing when no server gave any.
  */
-export function composeInstructions(rows: readonly ServerStatus[], separator: string): string | undefined {
+export function composeInstructions(
+  rows: readonly ServerStatus[],
+  separator: string,
+  /** Servers with `namespace: false`, whose names are their own. */
+  ownNamed: readonly string[] = [],
+): string | undefined {
   const parts = rows.flatMap((row) => {
     const text = row.server?.instructions?.trim();
     if (!text) return [];
@@ -19,9 +24,11 @@ export function composeInstructions(rows: readonly ServerStatus[], separator: st
     return [`## ${row.id}${about}\n\n${text}`];
   });
   if (parts.length === 0) return undefined;
+  const except =
+    ownNamed.length === 0 ? '' : `, except those of ${ownNamed.join(', ')}, which keep their own names`;
   const head =
     `This server gathers several MCP servers. Each one's tools and prompts are named ` +
-    `'<server>${separator}<name>'; below, each server's own instructions under its id.`;
+    `'<server>${separator}<name>'${except}; below, each server's own instructions under its id.`;
   return [head, ...parts].join('\n\n');
 }
 

@@ -95,7 +95,9 @@ export class Gateway {
       this.server,
       async () => {
         await settled(this.started, this.opts.listWaitMs ?? 10_000);
-        return composeInstructions(this.sup.status(), this.sup.config.supervisor.separator);
+        const { supervisor, servers } = this.sup.config;
+        const ownNamed = servers.filter((s) => s.namespace === false).map((s) => s.id);
+        return composeInstructions(this.sup.status(), supervisor.separator, ownNamed);
       },
       (result) => this.tasks.trim(this.resources.trim(this.surface.trim(result))),
       () => {

@@ -16,6 +16,9 @@ describe('serve: a server with namespace: false', () => {
     const { config } = writeConfig(cli.tempDir(), { ev: ['namespace: false'] });
     const client = await connect(cli, clients, config);
     const own = await directEverything(cli, clients);
+    expect(client.getInstructions()).toContain(
+      "named '<server>.<name>', except those of ev, which keep their own names;",
+    );
 
     const { tools: want } = await own.listTools();
     const { tools } = await client.listTools();
