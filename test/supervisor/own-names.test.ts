@@ -125,5 +125,21 @@ describe('namespace: false', () => {
     expect(later).toContainEqual(
       expect.objectContaining({ type: 'prompts', server: 'b', added: expect.arrayContaining(['prompt_1']) }),
     );
+
+    // Back again, the holder takes its names back, and the other's are held again, told anew.
+    const again = events.length;
+    expect(sup.startServer('a')).toEqual({ ok: true });
+    await eventually(
+      () => sup.listTools().some((t) => t.name === 'echo' && t.server === 'a'),
+      5000,
+      "a's echo",
+    );
+    expect(collisions(events.slice(again))).toContainEqual({
+      server: 'b',
+      kind: 'tool',
+      name: 'echo',
+      heldFor: 'a',
+    });
+    expect(await sup.callTool('pid')).toBe(pidOf(sup, 'a'));
   });
 });
