@@ -14,8 +14,9 @@ export async function startHttpServe(
   cli: ReturnType<typeof cliProcesses>,
   config: string,
   args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
 ): Promise<HttpServe> {
-  const proc = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all', ...args]);
+  const proc = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all', ...args], env);
   await proc.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/m, 15_000);
   const line = /^listening on (\S+)$/m.exec(proc.stderr())?.[1] ?? '';
   return { proc, url: new URL(line) };
