@@ -20,6 +20,7 @@ beforeAll(async () => {
   const head = [
     'serve:',
     '  auth:',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own reference to the environment
     '    tokens: [ { token: "${GATEWAY_TOKEN}", scopes: [mcp.read] } ]',
     '    tokensFile: tokens.txt',
     '',

@@ -76,6 +76,26 @@ describe('serve --http', () => {
     expect(new Set(pids.map(text)).size).toBe(1);
   }, 30_000);
 
+  it('serves prompts, completion, resources and templates as over stdio', async () => {
+    const { client } = await httpClient(serve.url, clients);
+    const caps = client.getServerCapabilities();
+    expect(caps).toMatchObject({ prompts: {}, completions: {}, logging: {}, resources: { subscribe: true } });
+    const prompt = await client.getPrompt({ name: 'ev.args-prompt', arguments: { city: 'Porto' } });
+    expect(JSON.stringify(prompt.messages)).toContain('Porto');
+    const done = await client.complete({
+      ref: { type: 'ref/prompt', name: 'ev.completable-prompt' },
+      argument: { name: 'name', value: '' },
+      context: { arguments: { department: 'Support' } },
+    });
+    expect(done.completion.values).toEqual(['John', 'Kim', 'Lee']);
+    const read = await client.readResource({ uri: 'fixture://resource/2' });
+    expect(read.contents).toEqual([
+      expect.objectContaining({ text: expect.stringMatching(/^fixture:\/\/resource\/2 from \d+$/) }),
+    ]);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('fixture://item/{id}');
+  }, 30_000);
+
   it('carries tools/list_changed, resources/updated and log messages on the GET stream', async () => {
     const changed: number[] = [];
     const updated: string[] = [];
