@@ -49,14 +49,22 @@ export function describeRequest(request: ApprovalRequest): string[] {
     request.kind === 'tools'
       ? `Server '${request.server}' changed its tool definitions.`
       : `Server '${request.server}' is not trusted yet.`;
-  const lines = [
-    title,
-    `  command      ${displayCommand(request.command, request.args)}`,
-    `  executable   ${request.executable ?? '(not found on PATH)'}`,
-    `  cwd          ${request.cwd}`,
-  ];
-  const env = Object.entries(request.env);
-  lines.push(`  env          ${env.length ? env.map(([k, v]) => `${k}=${v}`).join(' ') : '(none)'}`);
+  const lines = [title];
+  if (request.url !== undefined) {
+    const headers = Object.entries(request.headers ?? {});
+    lines.push(`  url          ${request.url}`);
+    lines.push(
+      `  headers      ${headers.length ? headers.map(([k, v]) => `${k}: ${v}`).join('; ') : '(none)'}`,
+    );
+  } else {
+    lines.push(
+      `  command      ${displayCommand(request.command, request.args)}`,
+      `  executable   ${request.executable ?? '(not found on PATH)'}`,
+      `  cwd          ${request.cwd}`,
+    );
+    const env = Object.entries(request.env);
+    lines.push(`  env          ${env.length ? env.map(([k, v]) => `${k}=${v}`).join(' ') : '(none)'}`);
+  }
   if (request.changes.length) lines.push(`  changes      ${request.changes.join('; ')}`);
   if (request.tools?.length) lines.push(`  tools        ${request.tools.join(', ')}`);
   lines.push(`  fingerprint  ${request.fingerprint}`);

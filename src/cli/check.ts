@@ -5,7 +5,7 @@ import { launchProblems } from '../config/launch-check.js';
 import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import { type ContainmentKind, chooseContainment } from '../process/containment.js';
 import { type LocatedProblem, parseLocatedYaml } from '../registry/located-yaml.js';
-import { maskArgs } from '../trust/mask.js';
+import { maskArgs, maskHeaders, maskInline } from '../trust/mask.js';
 import { displayCommand } from './approval.js';
 import { readConfigFile } from './config-file.js';
 import { formatDuration } from './durations.js';
@@ -62,8 +62,22 @@ function serverLines(s: ServerConfig, width: number, containment: ContainmentKin
         `${formatDuration(backoff.maxMs)}, limit ${limit.maxRestarts} in ${formatDuration(limit.windowMs)}`;
   const health =
     s.health.intervalMs > 0 ? `ping every ${formatDuration(s.health.intervalMs)}` : 'no health pings';
+  const disabled = s.disabled ? '  (disabled)' : '';
+  if (s.remote) {
+    return [
+      `  ${s.id.padEnd(width)}  ${remoteLine(s.remote)}${disabled}`,
+      `${pad}${restart}; ${health}; remote (reconnected, not spawned)`,
+    ];
+  }
   return [
-    `  ${s.id.padEnd(width)}  ${displayCommand(s.command, maskArgs(s.argsAsWritten ?? s.args))}${s.disabled ? '  (disabled)' : ''}`,
+    `  ${s.id.padEnd(width)}  ${displayCommand(s.command, maskArgs(s.argsAsWritten ?? s.args))}${disabled}`,
     `${pad}cwd ${cwd}; ${restart}; ${health}${containment ? `; contained by ${containment}` : ''}`,
   ];
+}
+
+/** A url server as people see it: the URL and its headers, secrets masked. */
+function remoteLine(remote: NonNullable<ServerConfig['remote']>): string {
+  const headers = Object.entries(maskHeaders(remote.headersAsWritten ?? remote.headers));
+  const shown = headers.map(([name, value]) => `${name}: ${value}`).join(', ');
+  return `${maskInline(remote.url)}${headers.length > 0 ? ` (headers ${shown})` : ''}`;
 }

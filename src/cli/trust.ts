@@ -1,7 +1,7 @@
 import type { SupervisorConfig } from '../config/types.js';
 import { buildChildEnv } from '../process/child-env.js';
-import { computeFingerprint } from '../trust/fingerprint.js';
-import { maskArgs } from '../trust/mask.js';
+import { computeFingerprint, type FingerprintFacts } from '../trust/fingerprint.js';
+import { MASK, maskArgs, maskHeaders, maskInline } from '../trust/mask.js';
 import { TrustStoreError } from '../trust/trust-error.js';
 import { TrustStore } from '../trust/trust-store.js';
 import { displayCommand } from './approval.js';
@@ -24,7 +24,9 @@ export async function trustListCommand(store: string | undefined, write: Write =
   write(`${'ID'.padEnd(width)}  FINGERPRINT   APPROVED                  TOOLS  COMMAND\n`);
   for (const r of records) {
     const tools = r.tools === undefined ? '-' : String(Object.keys(r.tools).length);
-    const cmd = displayCommand(r.facts.command, maskArgs(r.facts.args));
+    const cmd = r.facts.remote
+      ? remoteShown(r.facts.remote)
+      : displayCommand(r.facts.command, maskArgs(r.facts.args));
     write(
       `${r.id.padEnd(width)}  ${r.fingerprint.slice(0, 12)}  ${r.approvedAt.padEnd(24)}  ${tools.padEnd(5)}  ${cmd}\n`,
     );
@@ -52,7 +54,7 @@ export async function trustAddCommand(
   );
   await guard(() => ts.approve(id, fingerprint, facts));
   write(
-    `trusted '${id}' (${fingerprint.slice(0, 12)}): ${displayCommand(server.command, maskArgs(facts.args))}\n`,
+    `trusted '${id}' (${fingerprint.slice(0, 12)}): ${facts.remote ? remoteShown(facts.remote) : displayCommand(server.command, maskArgs(facts.args))}\n`,
   );
   return 0;
 }
@@ -87,4 +89,13 @@ async function guard<T>(op: () => Promise<T>): Promise<T> {
       throw new CliError('trust_store', `trust store ${err.path}: ${err.message}`);
     throw err;
   }
+}
+
+/** A url server in the store: its URL and header names, values masked (only their hashes are kept, or `${VAR}`). */
+function remoteShown(remote: NonNullable<FingerprintFacts['remote']>): string {
+  const shown = remote.headersAsWritten
+    ? maskHeaders(remote.headersAsWritten)
+    : Object.fromEntries(Object.keys(remote.headers).map((name) => [name, MASK]));
+  const headers = Object.entries(shown).map(([name, value]) => `${name}: ${value}`);
+  return `${maskInline(remote.url)}${headers.length > 0 ? ` (headers ${headers.join(', ')})` : ''}`;
 }

@@ -27,7 +27,8 @@ export async function launchProblems(
   const problems: LocatedProblem[] = [];
   for (const [i, server] of config.servers.entries()) {
     const key = keys[i];
-    if (server.disabled || key === undefined) continue;
+    // A url server runs nowhere here: there is no command to find and no cwd it uses.
+    if (server.disabled || key === undefined || server.remote) continue;
     const at = (field: string, message: string) =>
       problems.push({
         source: config.source,

@@ -1,6 +1,6 @@
 import { describeChanges } from './changes.js';
 import type { FingerprintFacts } from './fingerprint.js';
-import { MASK, maskArgs, maskEnv } from './mask.js';
+import { MASK, maskArgs, maskEnv, maskHeaders, maskInline } from './mask.js';
 import type { TrustRecord } from './store-file.js';
 
 /** What `approve` is asked: one launch, or one server's changed tools, with what changed and secrets masked. */
@@ -17,6 +17,10 @@ export interface ApprovalRequest {
   env: Record<string, string>;
   changes: string[];
   tools?: string[];
+  /** A url server's URL (secrets in it masked); `command` is then empty. */
+  url?: string;
+  /** A url server's header names with values masked (a bare `${VAR}` reference shows as written). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -60,5 +64,11 @@ export function buildApprovalRequest(
     changes: [...serverLines, ...toolLines],
   };
   if (tools !== undefined) request.tools = [...tools];
+  if (facts.remote) {
+    request.url = maskInline(facts.remote.url);
+    request.headers = facts.remote.headersAsWritten
+      ? maskHeaders(facts.remote.headersAsWritten)
+      : Object.fromEntries(Object.keys(facts.remote.headers).map((name) => [name, MASK]));
+  }
   return request;
 }

@@ -1,5 +1,5 @@
 import type { FingerprintFacts } from './fingerprint.js';
-import { maskArgs } from './mask.js';
+import { maskArgs, maskInline } from './mask.js';
 
 /** The line a first approval's `changes` holds: there is nothing to compare with. */
 export const FIRST_APPROVAL = 'first approval';
@@ -35,7 +35,15 @@ export function describeChanges(previous: FingerprintFacts | undefined, current:
   lines.push(...mapLines('env', previous.env, current.env));
   lines.push(...setLines('inherited env', previous.inheritEnv, current.inheritEnv));
   lines.push(...scriptLines(previous, current));
+  lines.push(...remoteLines(previous.remote, current.remote));
   return lines;
+}
+
+// Header values are never shown (only their hashes are known), as env values are not.
+function remoteLines(before: FingerprintFacts['remote'], after: FingerprintFacts['remote']): string[] {
+  const [a, b] = [before?.url, after?.url];
+  const lines = a === b ? [] : [`url: ${a ? maskInline(a) : '(none)'} → ${b ? maskInline(b) : '(none)'}`];
+  return lines.concat(mapLines('header', before?.headers ?? {}, after?.headers ?? {}));
 }
 
 function argsLines(before: readonly string[], after: readonly string[]): string[] {

@@ -40,6 +40,17 @@ export interface FingerprintFacts {
   /** Host variables passed through by name (sorted, unique); their values are the host's, not the config's. */
   inheritEnv: string[];
   scripts: ScriptFact[];
+  /** A url server's endpoint: nothing runs here, so no executable or script is part of it. */
+  remote?: RemoteFacts;
+}
+
+/** What a url server's fingerprint covers: the URL, and each header's name with its value hashed. */
+export interface RemoteFacts {
+  url: string;
+  /** Header name (lower case) → salted sha256 of its value (see {@link headerValueHash}). */
+  headers: Record<string, string>;
+  /** The headers as the config wrote them (`${VAR}` unexpanded), kept when one was expanded, as args are. */
+  headersAsWritten?: Record<string, string>;
 }
 
 /** The parts of a server's config the fingerprint covers (a `ServerConfig` fits). */
@@ -54,6 +65,14 @@ export interface FingerprintInput {
   /** The configured env with its real (interpolated) values. */
   env: Readonly<Record<string, string>>;
   inheritEnv?: readonly string[];
+  /** Present for a url server: its URL and headers (values expanded; as written beside them when they differ). */
+  remote?:
+    | {
+        url: string;
+        headers: Readonly<Record<string, string>>;
+        headersAsWritten?: Readonly<Record<string, string>> | undefined;
+      }
+    | undefined;
 }
 
 export interface FingerprintOptions {
@@ -66,6 +85,7 @@ export async function computeFingerprint(
   server: FingerprintInput,
   opts: FingerprintOptions = {},
 ): Promise<{ fingerprint: string; facts: FingerprintFacts }> {
+  if (server.remote) return remoteFingerprint(server, server.remote);
   const cwd = resolve(server.cwd);
   const pathEnv = opts.pathEnv ?? server.env['PATH'] ?? process.env['PATH'] ?? '';
   const executable = await resolveExecutable(server.command, cwd, pathEnv);
@@ -86,6 +106,40 @@ export async function computeFingerprint(
   };
   if (server.argsAsWritten !== undefined) facts.argValues = argValuesHash(server.id, server.args);
   return { fingerprint: fingerprintOfFacts(facts), facts };
+}
+
+/** A url server's fingerprint: never resolves an executable, and holds no header value, only its hash. */
+function remoteFingerprint(
+  server: FingerprintInput,
+  remote: NonNullable<FingerprintInput['remote']>,
+): { fingerprint: string; facts: FingerprintFacts } {
+  const headers: Record<string, string> = {};
+  const byName = new Map(Object.entries(remote.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  for (const name of [...byName.keys()].sort()) {
+    headers[name] = headerValueHash(server.id, name, byName.get(name) ?? '');
+  }
+  const facts: FingerprintFacts = {
+    id: server.id,
+    command: '',
+    executable: null,
+    executableSha256: null,
+    args: [],
+    cwd: '',
+    env: {},
+    inheritEnv: [],
+    scripts: [],
+    remote: {
+      url: remote.url,
+      headers,
+      ...(remote.headersAsWritten ? { headersAsWritten: { ...remote.headersAsWritten } } : {}),
+    },
+  };
+  return { fingerprint: fingerprintOfFacts(facts), facts };
+}
+
+/** Hash of one header value as the store keeps it, salted like {@link envValueHash}. */
+export function headerValueHash(serverId: string, name: string, value: string): string {
+  return sha256Hex(`mcp-supervisor/header\0${serverId}\0${name}\0${value}`);
 }
 
 /** The fingerprint (sha256 hex) of a set of facts; the format tag changes if what is hashed ever changes. */

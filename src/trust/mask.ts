@@ -60,6 +60,26 @@ export function maskEnv(env: Readonly<Record<string, string>>): Record<string, s
 }
 
 /**
+ * Masks the values of a url server's headers (names are always shown), in name order. A value that is only
+ * `${VAR}` references with plain words around them (`Bearer ${TOKEN}`) shows as written: it names the secret, it
+ * does not hold it.
+ */
+export function maskHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(headers).sort()) {
+    const value = headers[name] ?? '';
+    out[name] = isReferenceOnly(value) ? value : maskValue(name, value);
+  }
+  return out;
+}
+
+function isReferenceOnly(value: string): boolean {
+  // A default (`${VAR:-value}`) is written in the config itself and may be the secret: only bare references pass.
+  const rest = value.replace(/\$\{(?:env:)?[A-Za-z_][A-Za-z0-9_]*\}/g, '');
+  return rest !== value && /^[A-Za-z ]*$/.test(rest);
+}
+
+/**
  * Masks secrets on a command line: `--token=abc` → `--token=***`, the value after a secret-named flag
  * (`--api-key abc`) or after `-p` (a password, as mysql and friends take it), a secret header
  * (`Authorization: ***`), and inside any arg: the password of `user:pw@host`, secret-named pairs of a

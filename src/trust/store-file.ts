@@ -44,6 +44,13 @@ const factsSchema = z.object({
       sha256: sha256.nullable(),
     }),
   ),
+  remote: z
+    .object({
+      url: z.string(),
+      headers: z.record(z.string(), sha256),
+      headersAsWritten: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
 });
 const recordSchema = z.object({
   id: z.string(),
@@ -98,8 +105,12 @@ export function parseStore(text: string, path: string): StoreData {
   for (const [key, rec] of Object.entries(parsed.data.servers)) {
     if (rec.id !== key) throw corrupt(`servers.${key}.id is ${JSON.stringify(rec.id)}, not its key`);
     const { tools, facts: stored, ...rest } = rec;
-    const { argValues, ...plain } = stored;
-    const facts: FingerprintFacts = argValues === undefined ? plain : { ...plain, argValues };
+    const { argValues, remote, ...plain } = stored;
+    const facts: FingerprintFacts = {
+      ...plain,
+      ...(argValues === undefined ? {} : { argValues }),
+      ...(remote === undefined ? {} : { remote: remoteFacts(remote) }),
+    };
     servers[key] = tools === undefined ? { ...rest, facts } : { ...rest, facts, tools };
   }
   return { version: STORE_VERSION, servers };
@@ -150,4 +161,14 @@ async function syncDir(dir: string): Promise<void> {
   } catch {
     // best effort
   }
+}
+
+/** Stored remote facts without the keys zod left undefined. */
+function remoteFacts(remote: {
+  url: string;
+  headers: Record<string, string>;
+  headersAsWritten?: Record<string, string> | undefined;
+}): NonNullable<FingerprintFacts['remote']> {
+  const { headersAsWritten, ...rest } = remote;
+  return headersAsWritten === undefined ? rest : { ...rest, headersAsWritten };
 }
