@@ -1,6 +1,7 @@
 import { describeSpawnError } from '../process/preflight.js';
 import type { SupervisorLogger } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
+import { describeLinkError, linkErrorCode } from './link-text.js';
 import { formatLogLine, type LogFormat, type LogValue } from './logfmt.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -50,8 +51,12 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
           code: e.code,
           signal: e.signal,
           reason: e.reason,
-          error: e.spawnError?.code,
-          why: e.spawnError ? describeSpawnError(e.spawnError) : undefined,
+          error: e.spawnError?.code ?? (e.linkError ? linkErrorCode(e.linkError) : undefined),
+          why: e.spawnError
+            ? describeSpawnError(e.spawnError)
+            : e.linkError
+              ? describeLinkError(e.reason, e.linkError)
+              : undefined,
           // A requested stop is routine: its stderr tail is noise.
           stderr: e.reason === 'stopped' ? undefined : lastLines(e.stderrTail) || undefined,
         },

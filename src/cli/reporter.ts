@@ -2,6 +2,7 @@ import { describeSpawnError } from '../process/preflight.js';
 import type { SupervisorLogger } from '../supervisor/supervisor.js';
 import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
 import { EventLog, eventRecord, type LogLevel } from './event-log.js';
+import { describeLinkError } from './link-text.js';
 import { LiveTable } from './live-table.js';
 import type { LogFormat, LogValue } from './logfmt.js';
 
@@ -73,6 +74,7 @@ export function describeEvent(e: SupervisorEvent): string | undefined {
       return undefined;
     case 'exit': {
       if (e.spawnError) return `${e.server} could not be started: ${describeSpawnError(e.spawnError)}`;
+      if (e.linkError) return `${e.server} ${describeLinkError(e.reason, e.linkError)}`;
       const how = e.signal ?? `code ${e.code ?? '?'}`;
       const tail = e.stderrTail.trim().split('\n').pop()?.trim();
       return `${e.server} exited (${how}, ${e.reason})${tail && e.reason !== 'stopped' ? `: ${tail}` : ''}`;

@@ -1,6 +1,7 @@
 import { describeSpawnError } from '../process/preflight.js';
 import type { ServerStatus } from '../supervisor/types.js';
 import { formatDuration } from './durations.js';
+import { describeLinkError } from './link-text.js';
 
 const COLUMNS = ['ID', 'STATE', 'PID', 'RESTARTS', 'UPTIME', 'TOOLS', 'CONTAINED', 'LAST EXIT'] as const;
 
@@ -52,6 +53,7 @@ export function describeExit(row: ServerStatus, now: number): string {
   if (!e) return '-';
   if (e.spawnError)
     return `spawn failed: ${describeSpawnError(e.spawnError)}, ${formatDuration(now - e.at)} ago`;
+  if (e.linkError) return `${describeLinkError(e.reason, e.linkError)}, ${formatDuration(now - e.at)} ago`;
   const how = e.signal ?? `code ${e.code ?? '?'}`;
   return `${how} ${e.reason}, ${formatDuration(now - e.at)} ago`;
 }
