@@ -118,6 +118,9 @@ export {
   type ContainmentSetting,
 } from './process/containment.js';
 export { describeSpawnError, type SpawnError } from './process/preflight.js';
+// A url server's failed or lost connection (`lastExit.linkError`), and what holds a server (`remote` for those).
+export type { LinkError } from './process/server-process.js';
+export type { LinkKind } from './protocol/server-link.js';
 export { installReapHooks, liveGroups, reapAll } from './process/ledger.js';
 
 // The live inspector page, for hosts that embed it; the machines it draws.
