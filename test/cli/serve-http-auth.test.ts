@@ -101,4 +101,16 @@ describe('serve --http without serve.auth', () => {
         'anyone who reaches it could call every tool (add serve.auth tokens, or bind 127.0.0.1)\n',
     );
   }, 30_000);
+
+  it('a port already taken is one line and exit 1; --json-response without --http is a usage error', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
+    const r = await cli.runCli(['serve', config, '--http', `127.0.0.1:${serve.url.port}`, '--trust-all']);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `mcp-supervisor: cannot listen on 127.0.0.1:${serve.url.port}: EADDRINUSE\n`,
+    ]);
+    const usage = await cli.runCli(['serve', config, '--json-response']);
+    expect([usage.code, usage.stderr]).toEqual([2, 'mcp-supervisor: --json-response needs --http\n']);
+  }, 30_000);
 });
