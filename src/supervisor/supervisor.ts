@@ -1,43 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { assertLaunchValues } from '../config/launch-values.js';
 import type { ServerConfig, SupervisorConfig } from '../config/types.js';
-import { serverMachine } from '../machines/server.machine.js';
-import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
-import { type ContainmentKind, type ContainmentSetting, chooseContainment } from '../process/containment.js';
+import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
+import { type ContainmentKind, chooseContainment } from '../process/containment.js';
 import { persistLedger, reapOrphans } from '../process/state-dir.js';
-import type { CallOptions, SettledCall } from '../protocol/call-options.js';
-import {
-  type CallFailure,
-  type CallOutcome,
-  callFailure,
-  failureFromError,
-  outcomeResult,
-  outcomeText,
-} from '../protocol/call-outcome.js';
-import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import type { CallOptions } from '../protocol/call-options.js';
+import { type CallOutcome, outcomeText } from '../protocol/call-outcome.js';
+import type { ConnectionEvent } from '../protocol/connection.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
-import {
-  type CallToolResult,
-  callToolOutcome as callOnConnection,
-  callToolResultOutcome as callResultOnConnection,
-  type ListedTool,
-} from '../protocol/tool-calls.js';
+import type { CallToolResult, ListedTool } from '../protocol/tool-calls.js';
 import type { ListingCut } from '../protocol/tool-listing.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
-import { checkScopes } from '../registry/scopes.js';
 import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
-import { checkCallInput, clampTimeout } from './call-input.js';
-import { progressOf } from './call-progress.js';
-import {
-  type ClientHandler,
-  type ClientHandlers,
-  ClientSide,
-  notifyRootsChanged,
-  type Root,
-} from './client-side.js';
+import { clampTimeout } from './call-input.js';
+import { type ClientHandlers, ClientSide, notifyRootsChanged } from './client-side.js';
 import { Connections } from './connections.js';
+import { createFleetActor } from './fleet-actor.js';
+import { FleetCalls } from './fleet-calls.js';
 import type { CompleteResult, CompletionRef } from './fleet-complete.js';
 import { FleetResources } from './fleet-resources.js';
 import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
@@ -52,74 +32,13 @@ import type {
   ResourceTemplatesOutcome,
   ResourceUpdate,
 } from './resource-outcome.js';
-import {
-  type GateVerdict,
-  handshakeActor,
-  pingerActor,
-  processActor,
-  vetToolsActor,
-} from './runtime-actors.js';
 import { identityRow } from './server-identity.js';
 import { ServerWatch } from './server-watch.js';
+import { handlersOf, type SupervisorOptions } from './supervisor-options.js';
 import { listingNotice, talkNotice } from './talk-notices.js';
-import type { ApprovalRequest, ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
+import type { ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
 
-/** A timer source for the actor system (XState's SimulatedClock fits); `now` makes restart windows use it too. */
-export interface SupervisorClock {
-  // biome-ignore lint/suspicious/noExplicitAny: XState's own Clock types these loosely.
-  setTimeout(fn: (...args: any[]) => void, timeout: number): any;
-  // biome-ignore lint/suspicious/noExplicitAny: as above.
-  clearTimeout(id: any): void;
-  now?(): number;
-}
-
-export interface SupervisorLogger {
-  info?(message: string): void;
-  warn?(message: string): void;
-}
-
-export interface SupervisorOptions {
-  /** Trust gate: asked for a server whose fingerprint is not yet trusted. */
-  approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
-  /** Trust store file path; default `$XDG_CONFIG_HOME/mcp-supervisor/trust.json` or `~/.config/mcp-supervisor/trust.json`. */
-  trustStore?: string;
-  /** Any XState inspection observer, passed to `createActor`. */
-  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-  logger?: SupervisorLogger;
-  /** Clock for timers (XState's SimulatedClock in tests). */
-  clock?: SupervisorClock;
-  /** Uniform draws in [0, 1) for the backoff jitter, one per exit (tests pin it); default `Math.random`. */
-  random?: () => number;
-  /** Host environment children may draw on (allowlist, inheritEnv); default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Wait after closing a child's stdin before SIGTERM; default min(1 s, shutdown timeout). */
-  stdinGraceMs?: number;
-  /**
-   * A directory where the process-group ledger is kept on disk: a host killed with SIGKILL cannot reap its children,
-   * so the next supervisor started with the same directory reaps whatever is still alive (pid reuse checked).
-   */
-  stateDir?: string;
-  /**
-   * How each server and everything it starts are held together (default `auto`: cgroup, else pid namespace, else
-   * process group; see docs/security.md). A forced mechanism this machine lacks makes the constructor throw.
-   * Overrides the config's `supervisor.containment`.
-   */
-  containment?: ContainmentSetting;
-  /** Replaces the trust store and `approve` entirely, for hosts that gate launches themselves (no tool pinning then). */
-  gate?: (server: ServerConfig) => Promise<GateVerdict>;
-  /**
-   * `checked` (the default): a call to a tool whose server or declaration requires scopes is refused unless the
-   * caller's `scopes` grant them, a call passing none included. `unchecked`: a call passing no `scopes` is not
-   * checked, for hosts that authorize callers themselves; a call that passes scopes is still checked.
-   */
-  scopes?: 'checked' | 'unchecked';
-  /** Answers `sampling/createMessage` of servers with `allow: [sampling]`; without it, they are refused. */
-  onSampling?: ClientHandler;
-  /** Answers `elicitation/create` of servers with `allow: [elicitation]`; without it, they are refused. */
-  onElicitation?: ClientHandler;
-  /** The roots answered to servers with `roots: client` (call `rootsChanged()` when they change). */
-  roots?: readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
-}
+export type { SupervisorClock, SupervisorLogger, SupervisorOptions } from './supervisor-options.js';
 
 export type { CallOptions };
 
@@ -139,6 +58,7 @@ export class Supervisor {
   private readonly surface: FleetSurface;
   private readonly resources: FleetResources;
   private readonly tasks: FleetTasks;
+  private readonly calls: FleetCalls;
   private started = false;
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
@@ -196,27 +116,7 @@ export class Supervisor {
       onListingCut: (id: string, cut: ListingCut, when: 'handshake' | 'relist') =>
         this.emit({ type: 'notice', server: id, ...listingNotice(cut, when), at: now() }),
     };
-    const machine = supervisorMachine.provide({
-      actors: {
-        server: serverMachine.provide({
-          actors: {
-            process: processActor(deps),
-            handshake: handshakeActor(deps),
-            vetTools: vetToolsActor(deps),
-            pinger: pingerActor(deps),
-          },
-        }),
-      },
-    });
-    this.actor = createActor(machine, {
-      input: {
-        strategy: config.supervisor.strategy,
-        limit: config.supervisor.limit,
-        servers: config.servers,
-      },
-      ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.inspect ? { inspect: options.inspect } : {}),
-    });
+    this.actor = createFleetActor(config, options, deps);
     // XState rethrows actor errors asynchronously and would kill the host: report them instead, and reap.
     this.actor.subscribe({ error: (err) => this.onActorError(err) });
     this.tools = new FleetTools(config, (e) => this.emit({ ...e, at: now() }), options.logger);
@@ -255,6 +155,15 @@ export class Supervisor {
       },
       (id, snap) => this.tools.update(id, snap),
     );
+    this.calls = new FleetCalls({
+      servers: this.servers,
+      tools: this.tools,
+      watch: this.watch,
+      connections: this.connections,
+      tasks: this.tasks,
+      stopped: () => this.stopping !== undefined,
+      scopes: options.scopes,
+    });
   }
 
   /** Starts servers in config order; resolves once every enabled server is ready, failed, untrusted or stopped. */
@@ -322,58 +231,29 @@ export class Supervisor {
   }
 
   /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
-  async callToolOutcome(
-    name: string,
-    args?: Record<string, unknown>,
-    opts?: CallOptions,
-  ): Promise<CallOutcome> {
-    try {
-      const target = await this.prepare(name, args, opts);
-      if (!target.ok) return target;
-      return await callOnConnection(target.conn, target.tool.tool, target.args, target.call);
-    } catch (err) {
-      return failureFromError(err);
-    }
+  callToolOutcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
+    return this.calls.outcome(name, args, opts);
   }
 
   /**
    * The same call for gateways: the MCP result with blocks kept and texts capped; never rejects. A failure is
    * `isError`, with its code in `_meta['mcp-supervisor/code']`.
    */
-  async callToolResult(
-    name: string,
-    args?: Record<string, unknown>,
-    opts?: CallOptions,
-  ): Promise<CallToolResult> {
-    try {
-      const target = await this.prepare(name, args, opts);
-      if (!target.ok) return outcomeResult(target);
-      const outcome = await callResultOnConnection(target.conn, target.tool.tool, target.args, target.call);
-      return outcomeResult(outcome);
-    } catch (err) {
-      return outcomeResult(failureFromError(err));
-    }
+  callToolResult(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
+    return this.calls.result(name, args, opts);
   }
 
   /**
    * A task-augmented `tools/call` (MCP tasks): the server's CreateTaskResult, its task id made the fleet's
    * (docs/mcp-surface.md, "Tasks"). Never rejects: a failure is data with its code.
    */
-  async callToolAsTask(
+  callToolAsTask(
     name: string,
     args: Record<string, unknown> | undefined,
     task: Record<string, unknown>,
     opts?: CallOptions,
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
-    try {
-      const target = await this.prepare(name, args, opts, true);
-      if (!target.ok) return target;
-      const params = { ...(target.args ? { arguments: target.args } : {}), name: target.tool.tool, task };
-      const server = target.call.server ?? target.tool.server;
-      return await this.tasks.create(target.conn, server, params, target.call.timeoutMs);
-    } catch (err) {
-      return failureFromError(err);
-    }
+    return this.calls.asTask(name, args, task, opts);
   }
 
   /** `tasks/get`, `tasks/result` or `tasks/cancel` at the server that created the task; never rejects. */
@@ -496,76 +376,6 @@ export class Supervisor {
     return () => this.listeners.delete(listener);
   }
 
-  /** Checks a call and waits for its server to be ready, or says why the call cannot be made. */
-  private async prepare(
-    rawName: unknown,
-    rawArgs: unknown,
-    rawOpts: unknown,
-    asTask = false,
-  ): Promise<
-    | CallFailure
-    | {
-        ok: true;
-        conn: McpConnection;
-        tool: ExposedTool;
-        args: Record<string, unknown> | undefined;
-        call: SettledCall;
-      }
-  > {
-    const input = checkCallInput(rawName, rawArgs, rawOpts);
-    if (!input.ok) return input;
-    const { name, opts } = input;
-    if (this.stopping) return callFailure('STOPPED', 'supervisor is stopped', { tool: name });
-    const serverId = this.tools.serverFor(name);
-    const server = serverId ? this.servers.get(serverId) : undefined;
-    if (!server) return callFailure('UNKNOWN_TOOL', `unknown tool '${name}'`, { tool: name });
-    const where = { server: server.id, tool: name };
-    if (opts.signal?.aborted)
-      return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
-    const timeoutMs = opts.timeoutMs ?? clampTimeout(server.timeouts.callMs);
-    const deadline = Date.now() + timeoutMs;
-    const state = await this.watch.until(
-      server.id,
-      (s) => s === 'ready' || DOWN.has(s),
-      timeoutMs,
-      opts.signal,
-    );
-    if (state !== 'ready') {
-      if (opts.signal?.aborted)
-        return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
-      const why = state === undefined ? `did not become ready within ${timeoutMs} ms` : `is ${state}`;
-      const detail = this.watch.failure(server.id);
-      return callFailure('SERVER_DOWN', `server '${server.id}' ${why}${detail ? `: ${detail}` : ''}`, where);
-    }
-    const tool = this.tools.table.get(name);
-    const conn = this.connections.get(server.id);
-    if (!tool) return callFailure('UNKNOWN_TOOL', `unknown tool '${name}'`, where);
-    if (!conn) return callFailure('SERVER_DOWN', `server '${server.id}' is not connected`, where);
-    if (!asTask && taskSupportOf(tool) === 'required') {
-      const why = `tool '${name}' runs only as a task (its execution.taskSupport is 'required'): call it with callToolAsTask`;
-      return callFailure('TASK_REQUIRED', why, where);
-    }
-    // Fails closed: a call that names no scopes holds none, unless the host said scopes go unchecked.
-    if (opts.scopes !== undefined || this.options.scopes !== 'unchecked') {
-      const callerScopes = opts.scopes ?? [];
-      const check = checkScopes({ pluginWideScopes: server.scopesRequired, callerScopes, tool });
-      if (!check.ok) {
-        return callFailure('FORBIDDEN', `forbidden: missing scopes: ${check.missing.join(', ')}`, where);
-      }
-    }
-    const call: SettledCall = {
-      timeoutMs: Math.max(1, deadline - Date.now()),
-      budgetMs: timeoutMs,
-      maxBytes: Math.min(server.maxResultBytes, opts.maxResultBytes ?? Number.POSITIVE_INFINITY),
-      structuredRequired: tool.outputSchema !== undefined,
-      label: name,
-      server: server.id,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...progressOf(opts, timeoutMs, deadline),
-    };
-    return { ok: true, conn, tool, args: input.args, call };
-  }
-
   private control(verb: string, id: string, type: 'RESTART' | 'STOP' | 'START'): ControlOutcome {
     // After stop() nothing may start again, and a STOP is moot: the stop in progress owns every server.
     if (this.stopping) return { ok: false, code: 'STOPPED' };
@@ -619,20 +429,4 @@ export class Supervisor {
 /** Creates a supervisor for a validated config; call `start()` to run it. */
 export function createSupervisor(config: SupervisorConfig, options?: SupervisorOptions): Supervisor {
   return new Supervisor(config, options);
-}
-
-function handlersOf(options: SupervisorOptions): ClientHandlers {
-  const { roots } = options;
-  return {
-    sampling: options.onSampling,
-    elicitation: options.onElicitation,
-    roots: typeof roots === 'function' ? roots : roots ? () => roots : undefined,
-  };
-}
-
-function taskSupportOf(tool: ExposedTool): unknown {
-  const execution = tool.definition?.execution;
-  return typeof execution === 'object' && execution !== null
-    ? (execution as { taskSupport?: unknown }).taskSupport
-    : undefined;
 }

@@ -1,0 +1,44 @@
+import { createActor } from 'xstate';
+import type { SupervisorConfig } from '../config/types.js';
+import { serverMachine } from '../machines/server.machine.js';
+import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
+import {
+  handshakeActor,
+  pingerActor,
+  processActor,
+  type RuntimeDeps,
+  vetToolsActor,
+} from './runtime-actors.js';
+import type { SupervisorOptions } from './supervisor-options.js';
+
+/**
+ * The root actor of a fleet: the pure supervisor machine, each server's machine given the actors that do the IO
+ * (`deps`: processes, connections, the trust gate), on the host's clock and inspector if it passed them.
+ */
+export function createFleetActor(
+  config: SupervisorConfig,
+  options: Pick<SupervisorOptions, 'clock' | 'inspect'>,
+  deps: RuntimeDeps,
+): SupervisorActorRef {
+  const machine = supervisorMachine.provide({
+    actors: {
+      server: serverMachine.provide({
+        actors: {
+          process: processActor(deps),
+          handshake: handshakeActor(deps),
+          vetTools: vetToolsActor(deps),
+          pinger: pingerActor(deps),
+        },
+      }),
+    },
+  });
+  return createActor(machine, {
+    input: {
+      strategy: config.supervisor.strategy,
+      limit: config.supervisor.limit,
+      servers: config.servers,
+    },
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
+}

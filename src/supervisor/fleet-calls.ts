@@ -1,0 +1,170 @@
+import type { ServerConfig } from '../config/types.js';
+import type { CallOptions, SettledCall } from '../protocol/call-options.js';
+import {
+  type CallFailure,
+  type CallOutcome,
+  callFailure,
+  failureFromError,
+  outcomeResult,
+} from '../protocol/call-outcome.js';
+import type { McpConnection } from '../protocol/connection.js';
+import type { SurfaceOutcome } from '../protocol/surface-outcome.js';
+import {
+  type CallToolResult,
+  callToolOutcome as callOnConnection,
+  callToolResultOutcome as callResultOnConnection,
+} from '../protocol/tool-calls.js';
+import { checkScopes } from '../registry/scopes.js';
+import { checkCallInput, clampTimeout } from './call-input.js';
+import { progressOf } from './call-progress.js';
+import type { Connections } from './connections.js';
+import type { FleetTasks } from './fleet-tasks.js';
+import type { FleetTools } from './fleet-tools.js';
+import type { ServerWatch } from './server-watch.js';
+import type { ExposedTool } from './types.js';
+
+const DOWN = new Set(['failed', 'untrusted', 'stopped']);
+
+export interface FleetCallsDeps {
+  servers: ReadonlyMap<string, ServerConfig>;
+  tools: FleetTools;
+  watch: ServerWatch;
+  connections: Connections;
+  tasks: FleetTasks;
+  stopped: () => boolean;
+  /** The host's `scopes` option. */
+  scopes: 'checked' | 'unchecked' | undefined;
+}
+
+/**
+ * Tool calls across the fleet, behind `Supervisor`'s `callTool…` methods: each call checked, routed by the live
+ * table to its server (waiting for it to be ready within the call's timeout), scope-checked, and made; every
+ * failure a coded outcome, never a rejection.
+ */
+export class FleetCalls {
+  constructor(private readonly deps: FleetCallsDeps) {}
+
+  /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
+  async outcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
+    try {
+      const target = await this.prepare(name, args, opts);
+      if (!target.ok) return target;
+      return await callOnConnection(target.conn, target.tool.tool, target.args, target.call);
+    } catch (err) {
+      return failureFromError(err);
+    }
+  }
+
+  /**
+   * The same call for gateways: the MCP result with blocks kept and texts capped; never rejects. A failure is
+   * `isError`, with its code in `_meta['mcp-supervisor/code']`.
+   */
+  async result(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
+    try {
+      const target = await this.prepare(name, args, opts);
+      if (!target.ok) return outcomeResult(target);
+      const outcome = await callResultOnConnection(target.conn, target.tool.tool, target.args, target.call);
+      return outcomeResult(outcome);
+    } catch (err) {
+      return outcomeResult(failureFromError(err));
+    }
+  }
+
+  /**
+   * A task-augmented `tools/call` (MCP tasks): the server's CreateTaskResult, its task id made the fleet's
+   * (docs/mcp-surface.md, "Tasks"). Never rejects: a failure is data with its code.
+   */
+  async asTask(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    task: Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<SurfaceOutcome<Record<string, unknown>>> {
+    try {
+      const target = await this.prepare(name, args, opts, true);
+      if (!target.ok) return target;
+      const params = { ...(target.args ? { arguments: target.args } : {}), name: target.tool.tool, task };
+      const server = target.call.server ?? target.tool.server;
+      return await this.deps.tasks.create(target.conn, server, params, target.call.timeoutMs);
+    } catch (err) {
+      return failureFromError(err);
+    }
+  }
+
+  /** Checks a call and waits for its server to be ready, or says why the call cannot be made. */
+  private async prepare(
+    rawName: unknown,
+    rawArgs: unknown,
+    rawOpts: unknown,
+    asTask = false,
+  ): Promise<
+    | CallFailure
+    | {
+        ok: true;
+        conn: McpConnection;
+        tool: ExposedTool;
+        args: Record<string, unknown> | undefined;
+        call: SettledCall;
+      }
+  > {
+    const input = checkCallInput(rawName, rawArgs, rawOpts);
+    if (!input.ok) return input;
+    const { name, opts } = input;
+    if (this.deps.stopped()) return callFailure('STOPPED', 'supervisor is stopped', { tool: name });
+    const serverId = this.deps.tools.serverFor(name);
+    const server = serverId ? this.deps.servers.get(serverId) : undefined;
+    if (!server) return callFailure('UNKNOWN_TOOL', `unknown tool '${name}'`, { tool: name });
+    const where = { server: server.id, tool: name };
+    if (opts.signal?.aborted)
+      return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
+    const timeoutMs = opts.timeoutMs ?? clampTimeout(server.timeouts.callMs);
+    const deadline = Date.now() + timeoutMs;
+    const state = await this.deps.watch.until(
+      server.id,
+      (s) => s === 'ready' || DOWN.has(s),
+      timeoutMs,
+      opts.signal,
+    );
+    if (state !== 'ready') {
+      if (opts.signal?.aborted)
+        return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
+      const why = state === undefined ? `did not become ready within ${timeoutMs} ms` : `is ${state}`;
+      const detail = this.deps.watch.failure(server.id);
+      return callFailure('SERVER_DOWN', `server '${server.id}' ${why}${detail ? `: ${detail}` : ''}`, where);
+    }
+    const tool = this.deps.tools.table.get(name);
+    const conn = this.deps.connections.get(server.id);
+    if (!tool) return callFailure('UNKNOWN_TOOL', `unknown tool '${name}'`, where);
+    if (!conn) return callFailure('SERVER_DOWN', `server '${server.id}' is not connected`, where);
+    if (!asTask && taskSupportOf(tool) === 'required') {
+      const why = `tool '${name}' runs only as a task (its execution.taskSupport is 'required'): call it with callToolAsTask`;
+      return callFailure('TASK_REQUIRED', why, where);
+    }
+    // Fails closed: a call that names no scopes holds none, unless the host said scopes go unchecked.
+    if (opts.scopes !== undefined || this.deps.scopes !== 'unchecked') {
+      const callerScopes = opts.scopes ?? [];
+      const check = checkScopes({ pluginWideScopes: server.scopesRequired, callerScopes, tool });
+      if (!check.ok) {
+        return callFailure('FORBIDDEN', `forbidden: missing scopes: ${check.missing.join(', ')}`, where);
+      }
+    }
+    const call: SettledCall = {
+      timeoutMs: Math.max(1, deadline - Date.now()),
+      budgetMs: timeoutMs,
+      maxBytes: Math.min(server.maxResultBytes, opts.maxResultBytes ?? Number.POSITIVE_INFINITY),
+      structuredRequired: tool.outputSchema !== undefined,
+      label: name,
+      server: server.id,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...progressOf(opts, timeoutMs, deadline),
+    };
+    return { ok: true, conn, tool, args: input.args, call };
+  }
+}
+
+function taskSupportOf(tool: ExposedTool): unknown {
+  const execution = tool.definition?.execution;
+  return typeof execution === 'object' && execution !== null
+    ? (execution as { taskSupport?: unknown }).taskSupport
+    : undefined;
+}
