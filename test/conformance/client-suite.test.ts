@@ -1,0 +1,77 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../cli/helpers.js';
+import {
+  assertNode22Installed,
+  baselineMismatches,
+  killSuites,
+  NODE22_UNAVAILABLE,
+  readBaseline,
+  readResults,
+  runSuite,
+} from './suite.js';
+
+/**
+ * The client scenarios of 0.1.16 that a host with static headers can take part in; the rest are OAuth flows
+ * (`auth/*`), which a `url:` server does not do (docs/conformance.md).
+ */
+const SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
+
+// The suite splits the command at spaces and runs it through a shell, which puts the quoted parts back together.
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+const COMMAND = `${quote(process.execPath)} ${quote(join(ROOT, 'test', 'conformance', 'client-command.mjs'))}`;
+
+if (NODE22_UNAVAILABLE)
+  console.warn(`SKIPPED the conformance suite against a url server: ${NODE22_UNAVAILABLE}`);
+
+const suites = new Set<ChildProcess>();
+const outDirs: string[] = [];
+beforeAll(ensureBuilt, 120_000);
+afterEach(() => {
+  // The suite ends the client command itself (its --timeout); the suites are ours to end.
+  killSuites(suites);
+  for (const d of outDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
+  'the official conformance suite against a url server',
+  () => {
+    it('passes every client scenario it runs except the baseline, whose every entry still fails', async () => {
+      assertNode22Installed();
+      const baseline = readBaseline();
+      for (const name of baseline.client)
+        expect(baseline.reasons[name], `reason for ${name}`).toMatch(/\w{10}/);
+
+      const out = mkdtempSync(join(tmpdir(), 'mcp-sup-conformance-'));
+      outDirs.push(out);
+      // Each scenario starts its own test server on its own port: they run side by side.
+      const runs = await Promise.all(
+        SCENARIOS.map((scenario) =>
+          runSuite(
+            ['client', '--command', COMMAND, '--scenario', scenario, '--timeout', '20000', '-o', out],
+            40_000,
+            suites,
+          ),
+        ),
+      );
+      const output = runs.map((r) => r.output).join('\n');
+      // The checks are what the scenario's server saw; the suite's exit code adds the client's own end (an
+      // error exit, a timeout), as its verdict without a baseline does. One scenario a run: each code is its own.
+      const results = readResults(out).map((r) => {
+        const code = runs[SCENARIOS.indexOf(r.scenario)]?.code;
+        if (code === 0) return r;
+        return {
+          ...r,
+          failed: true,
+          problems: [...r.problems, `the suite exited ${code}: the client failed`],
+        };
+      });
+
+      expect(results.map((r) => r.scenario).sort(), output).toEqual([...SCENARIOS].sort());
+      expect(baselineMismatches(results, baseline.client), output).toEqual([]);
+    }, 60_000);
+  },
+);
