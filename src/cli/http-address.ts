@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
+import { parseDuration } from '../config/units.js';
 
 /** Where `serve --http` listens. */
 export interface HttpAddress {
@@ -39,4 +40,11 @@ export function isLoopback(host: string): boolean {
 /** `host:port` as a URL authority (IPv6 in brackets). */
 export function authority(host: string, port: number): string {
   return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+}
+
+/** Commander parser of `--session-idle`: a duration (`90s`, `30m`, ms), 0 for never. */
+export function parseIdle(value: string): number {
+  const parsed = parseDuration(value);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.message);
+  return parsed.value;
 }

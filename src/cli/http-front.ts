@@ -65,7 +65,7 @@ async function route(req: IncomingMessage, res: ServerResponse, opts: FrontOptio
     const session = opts.sessions.get(sessionId);
     // Another token's session is answered as if it did not exist: its id says nothing to this caller.
     if (!session || session.callerId !== caller?.id) return rpcError(res, 404, -32001, 'Session not found');
-    return session.transport.handleRequest(req, res);
+    return opts.sessions.handle(session, req, res);
   }
   if (req.method !== 'POST')
     return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');

@@ -11,30 +11,56 @@ export interface HttpSession {
   gateway: Gateway;
   /** The credential that opened it (undefined without auth); every later request must carry the same one. */
   callerId: string | undefined;
+  /** Responses still open: POSTs being answered and the GET stream. */
+  open: number;
+  /** When `open` last fell to 0. */
+  idleSince: number;
 }
+
+/** Why a session ended: the client's DELETE (or its transport closing), no traffic for too long, or shutdown. */
+export type SessionEnd = 'deleted' | 'idle' | 'stopping';
 
 export interface HttpSessionsOptions {
   /** A Gateway for a new session, checking calls against `caller`'s scopes. */
   gateway: (caller: Caller | undefined) => Gateway;
   /** Answer each POST with one JSON body instead of an SSE stream. */
   jsonResponse: boolean;
-  /** After a session's Gateway closed (DELETE, or the server stopping). */
-  onEnd?: (gateway: Gateway) => void;
+  /** A session with no open response for this long is closed; 0 keeps sessions until DELETE. */
+  idleMs: number;
+  onOpen?: (session: HttpSession) => void;
+  /** After a session's Gateway closed. */
+  onEnd?: (gateway: Gateway, session: HttpSession | undefined, why: SessionEnd) => void;
 }
 
-/** The live sessions of `serve --http`, by `Mcp-Session-Id`. */
+/**
+ * The live sessions of `serve --http`, by `Mcp-Session-Id`. A client that vanished without DELETE would keep its
+ * Gateway forever; a session with no request in flight and no GET stream for `idleMs` is therefore closed (its
+ * client gets 404 next time and, as MCP says, initializes again).
+ */
 export class HttpSessions {
   private readonly live = new Map<string, HttpSession>();
   private closed = false;
+  private readonly sweep: NodeJS.Timeout | undefined;
 
-  constructor(private readonly opts: HttpSessionsOptions) {}
+  constructor(private readonly opts: HttpSessionsOptions) {
+    if (opts.idleMs > 0) {
+      this.sweep = setInterval(() => this.closeIdle(), Math.min(Math.max(opts.idleMs / 4, 50), 60_000));
+      this.sweep.unref();
+    }
+  }
 
   get(id: string): HttpSession | undefined {
     return this.live.get(id);
   }
 
-  get size(): number {
-    return this.live.size;
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Hands a request to its session's transport, counting the response as open until it ends. */
+  handle(session: HttpSession, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.track(session, res);
+    return session.transport.handleRequest(req, res);
   }
 
   /** Answers an `initialize` POST (its body already parsed) with a new session. */
@@ -50,31 +76,47 @@ export class HttpSessions {
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: this.opts.jsonResponse,
       onsessioninitialized: (id) => {
-        session = { id, transport, gateway, callerId: caller?.id };
+        session = { id, transport, gateway, callerId: caller?.id, open: 0, idleSince: Date.now() };
         this.live.set(id, session);
+        this.track(session, res);
+        this.opts.onOpen?.(session);
       },
     });
     // DELETE closes the transport; the SDK's Server then reports its own close.
-    gateway.server.onclose = () => void this.end(gateway, session);
+    gateway.server.onclose = () => void this.end(gateway, session, 'deleted');
     await gateway.connect(transport);
     await transport.handleRequest(req, res, body);
     // Refused before a session was made (a bad Accept header, say), or made after close() swept: nothing to keep.
-    if (session === undefined || this.closed) await this.end(gateway, session);
+    if (session === undefined || this.closed) await this.end(gateway, session, 'stopping');
   }
 
   /** Ends every session (their SSE streams close) and refuses new ones; idempotent. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.live.values()].map((s) => this.end(s.gateway, s)));
+    if (this.sweep) clearInterval(this.sweep);
+    await Promise.all([...this.live.values()].map((s) => this.end(s.gateway, s, 'stopping')));
   }
 
-  get isClosed(): boolean {
-    return this.closed;
+  private track(session: HttpSession, res: ServerResponse): void {
+    session.open += 1;
+    res.once('close', () => {
+      session.open -= 1;
+      if (session.open === 0) session.idleSince = Date.now();
+    });
   }
 
-  private async end(gateway: Gateway, session: HttpSession | undefined): Promise<void> {
-    if (session && this.live.get(session.id) === session) this.live.delete(session.id);
+  private closeIdle(): void {
+    if (this.closed) return;
+    const now = Date.now();
+    for (const s of this.live.values())
+      if (s.open === 0 && now - s.idleSince >= this.opts.idleMs) void this.end(s.gateway, s, 'idle');
+  }
+
+  private async end(gateway: Gateway, session: HttpSession | undefined, why: SessionEnd): Promise<void> {
+    // The first reason wins: closing the Gateway closes its transport, which reports a close of its own.
+    const first = session !== undefined && this.live.get(session.id) === session;
+    if (first) this.live.delete(session.id);
     await gateway.close();
-    this.opts.onEnd?.(gateway);
+    this.opts.onEnd?.(gateway, first ? session : undefined, why);
   }
 }

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CallFlags } from './call.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
-import { parseHttpAddress } from './http-address.js';
+import { parseHttpAddress, parseIdle } from './http-address.js';
 import { parseResultCap } from './result-cap.js';
 import type { RunFlags } from './run.js';
 import type { ServeFlags } from './serve.js';
@@ -56,6 +56,11 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
       parseHttpAddress,
     )
     .option('--json-response', 'with --http: answer each POST with one JSON body, not an SSE stream')
+    .option(
+      '--session-idle <duration>',
+      'with --http: close a session without a request or GET stream for this long (default 30m; 0 never)',
+      parseIdle,
+    )
     .option(
       '--max-result-bytes <size>',
       "cap on every tool result sent (e.g. 1MiB), below each server's maxResultBytes; default the config's serve.maxResultBytes, else 4MiB",

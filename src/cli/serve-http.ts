@@ -17,6 +17,9 @@ import { DEFAULT_SERVE_RESULT_BYTES } from './result-cap.js';
 import type { ServeFlags } from './serve.js';
 import { handleShutdownSignals } from './shutdown.js';
 
+/** How long a session may sit with no request in flight and no GET stream before it is closed. */
+const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
 /**
  * `serve --http`: the fleet over Streamable HTTP at `http://HOST:PORT/mcp`, one Gateway per session over the one
  * supervisor. The fleet starts at the first session's `initialize` (as over stdio), so the servers' handshakes
@@ -50,6 +53,7 @@ export async function serveHttpCommand(
   }).then(() => sup.start());
   const sessions = new HttpSessions({
     jsonResponse: Boolean(flags.jsonResponse),
+    idleMs: flags.sessionIdle ?? DEFAULT_SESSION_IDLE_MS,
     gateway: (caller) =>
       new Gateway(sup, started, {
         name: 'mcp-supervisor',
@@ -60,7 +64,15 @@ export async function serveHttpCommand(
         onClient: () => begin(),
         frontClient: (server) => front.add(server),
       }),
-    onEnd: (gateway) => front.remove(gateway.server),
+    onOpen: (session) =>
+      reporter.log('info', 'session opened', {
+        session: session.id,
+        ...(session.callerId !== undefined ? { caller: session.callerId } : {}),
+      }),
+    onEnd: (gateway, session, why) => {
+      front.remove(gateway.server);
+      if (session) reporter.log('info', 'session closed', { session: session.id, why });
+    },
   });
 
   let stopping = false;

@@ -19,6 +19,8 @@ export interface ServeFlags extends FleetFlags {
   http?: HttpAddress;
   /** `--json-response`: with `--http`, answer each POST with one JSON body rather than an SSE stream. */
   jsonResponse?: boolean;
+  /** `--session-idle`: with `--http`, close a session this long without traffic (ms; 0 never). */
+  sessionIdle?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   if (flags.http)
     return (await import('./serve-http.js')).serveHttpCommand(configPath, flags.http, flags, version);
   if (flags.jsonResponse) throw usageError('--json-response needs --http');
+  if (flags.sessionIdle !== undefined) throw usageError('--session-idle needs --http');
   keepStdoutForProtocol();
   const config = await readConfigFile(configPath);
   checkServerIds(config, flags.trust, '--trust');

@@ -26,7 +26,9 @@ beforeAll(async () => {
     '',
   ].join('\n');
   const config = writeFixtureConfig(dir, [{ id: 'fx', extra: '    scopes_required: [mcp.read]' }], head);
-  serve = await startHttpServe(cli, config, ['--json-response'], { GATEWAY_TOKEN: A });
+  serve = await startHttpServe(cli, config, ['--json-response', '--session-idle', '400ms'], {
+    GATEWAY_TOKEN: A,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -78,6 +80,26 @@ describe('serve --http with serve.auth', () => {
       });
     expect((await list(B)).status).toBe(404);
     expect((await list(A)).status).toBe(200);
+  }, 30_000);
+
+  it('closes a session left without traffic, and keeps one whose GET stream is open', async () => {
+    const { client: kept } = await httpClient(serve.url, clients, { headers: bearer(A) });
+    const init = await raw(serve.url, {
+      method: 'POST',
+      headers: { ...MCP_POST, ...bearer(A) },
+      body: INITIALIZE,
+    });
+    const id = String(init.headers['mcp-session-id']);
+    await serve.proc.waitFor(new RegExp(`msg="session closed" session=${id} why=idle`), 10_000);
+    const after = await raw(serve.url, {
+      method: 'POST',
+      headers: { ...MCP_POST, ...bearer(A), 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(404);
+    expect(text(await kept.callTool({ name: 'fx.echo', arguments: { text: 'still here' } }))).toBe(
+      'still here',
+    );
   }, 30_000);
 
   it('never passes a token to the servers', async () => {
