@@ -35,6 +35,10 @@ describe('a url: server under supervision', () => {
     expect(sup.status()[0]).not.toHaveProperty('pid');
     expect(sup.listTools().map((t) => t.name)).toEqual(expect.arrayContaining(['web.echo', 'web.slow']));
     expect(await sup.callTool('web.echo', { text: 'hi' })).toBe('hi');
+    // list_changed comes on the session's GET stream, and the re-list goes out with the headers too.
+    expect(await sup.callTool('web.add_tool')).toBe('added_1');
+    await eventually(() => sup.listTools().some((t) => t.name === 'web.added_1'), 5000, 'the added tool');
+    expect(await sup.callTool('web.added_1')).toBe('added_1');
     expect(transitions(events, 'web')).toEqual([
       'stopped>spawning',
       'spawning>handshaking',
@@ -85,7 +89,7 @@ describe('a url: server under supervision', () => {
   it('health pings go over HTTP and keep a healthy server ready', async () => {
     const fx = await fixtures.start();
     const server = urlServer('web', fx.url, {
-      health: { intervalMs: 50, timeoutMs: 1000, failureThreshold: 1 },
+      health: { intervalMs: 50, timeoutMs: 3000, failureThreshold: 1 },
     });
     const { sup, events } = f.create(fleetConfig([server]));
     await sup.start();
@@ -102,7 +106,7 @@ describe('a url: server under supervision', () => {
   it('a server that stops answering is wedged by its missed pings, and its session is closed, not waited on', async () => {
     const fx = await fixtures.start();
     const server = urlServer('web', fx.url, {
-      health: { intervalMs: 50, timeoutMs: 200, failureThreshold: 1 },
+      health: { intervalMs: 50, timeoutMs: 500, failureThreshold: 1 },
     });
     const { sup, events } = f.create(fleetConfig([server]));
     await sup.start();
