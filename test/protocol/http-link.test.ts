@@ -65,10 +65,22 @@ describe('McpConnection over Streamable HTTP', () => {
   });
 
   it('an HTTP error to initialize is connect_failed with its status', async () => {
-    const f = await fixtures.start(['--require-header', 'authorization:Bearer right']);
-    const conn = connect(f.url, { Authorization: 'Bearer wrong' });
+    const f = await fixtures.start(['--status', '500']);
+    const conn = connect(f.url);
     await expect(conn.initialize()).rejects.toMatchObject({ code: 'CONNECT_FAILED' });
-    expect((await conn.exited).linkError).toMatchObject({ status: 401 });
+    expect((await conn.exited).linkError).toMatchObject({ status: 500 });
+  });
+
+  it('a GET stream the server ends is reopened, not taken for a disconnect', async () => {
+    const f = await fixtures.start(['--drop-get-after', '20']);
+    const conn = connect(f.url);
+    await conn.initialize();
+    const first = await f.waitFor((r) => r.method === 'GET');
+    await f.waitFor((r) => r.method === 'GET' && r !== first, 5000);
+    expect(conn.link.exitInfo).toBeUndefined();
+    expect(await call(conn, 'echo', { text: 'still here' })).toMatchObject({
+      content: [{ text: 'still here' }],
+    });
   });
 
   it('a server killed mid-call fails the call at once with SERVER_DISCONNECTED, far under its timeout', async () => {
