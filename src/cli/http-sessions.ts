@@ -3,6 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Gateway } from './gateway.js';
 import type { Caller } from './http-auth.js';
+import { SessionEventStore } from './http-event-store.js';
+
+/** How long a client waits before reconnecting a dropped SSE stream (the `retry` field). */
+const RETRY_MS = 1000;
 
 /** One client of `serve --http`: its transport, its own Gateway over the shared fleet, and whose it is. */
 export interface HttpSession {
@@ -75,6 +79,10 @@ export class HttpSessions {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: this.opts.jsonResponse,
+      // Every SSE event gets an id (and a stream starts with a priming event and `retry`), so a client whose
+      // connection dropped reconnects with Last-Event-ID and gets what it missed.
+      eventStore: new SessionEventStore(),
+      retryInterval: RETRY_MS,
       onsessioninitialized: (id) => {
         session = { id, transport, gateway, callerId: caller?.id, open: 0, idleSince: Date.now() };
         this.live.set(id, session);

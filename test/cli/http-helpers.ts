@@ -83,3 +83,63 @@ export const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
+
+/** One server-sent event as read off the wire. */
+export interface SseEvent {
+  id?: string;
+  retry?: string;
+  data: string;
+}
+
+/** An SSE response being read: its status, the events so far, and a way to drop the connection. */
+export interface SseStream {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  events: SseEvent[];
+  close(): void;
+}
+
+/** Opens a request whose answer is an SSE stream and collects its events as they come. */
+export function sse(
+  url: URL,
+  opts: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<SseStream> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: opts.method ?? 'GET',
+        path: url.pathname,
+        headers: opts.headers,
+      },
+      (res) => {
+        const events: SseEvent[] = [];
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (block.startsWith(':')) continue;
+            const event: SseEvent = { data: '' };
+            for (const line of block.split('\n')) {
+              const colon = line.indexOf(':');
+              const key = line.slice(0, colon);
+              const value = line.slice(colon + 1).replace(/^ /, '');
+              if (key === 'id') event.id = value;
+              else if (key === 'retry') event.retry = value;
+              else if (key === 'data') event.data += value;
+            }
+            events.push(event);
+          }
+        });
+        res.on('error', () => {});
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, events, close: () => req.destroy() });
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}

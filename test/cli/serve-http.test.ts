@@ -8,7 +8,16 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, allGone, cliProcesses, ensureBuilt, FIXTURE } from './helpers.js';
-import { type HttpServe, httpClient, INITIALIZE, MCP_POST, raw, startHttpServe } from './http-helpers.js';
+import {
+  type HttpServe,
+  httpClient,
+  INITIALIZE,
+  MCP_POST,
+  raw,
+  type SseStream,
+  sse,
+  startHttpServe,
+} from './http-helpers.js';
 import { received, until, writeConfig } from './serve-helpers.js';
 
 // One `serve --http` for the whole file: every test is another client of the same fleet, as in production.
@@ -218,6 +227,46 @@ describe('serve --http', () => {
     expect((await raw(serve.url, { path: '/healthz', headers: { Host: 'rebind.example' } })).status).toBe(
       403,
     );
+  }, 30_000);
+
+  it('opens each SSE stream with an id and retry; a dropped GET stream resumes with Last-Event-ID', async () => {
+    const init = await sse(serve.url, { method: 'POST', headers: MCP_POST, body: INITIALIZE });
+    await until(() => (init.events.length >= 2 ? true : undefined), 10_000, 'the initialize answer');
+    expect(init.events[0]).toEqual({ id: expect.stringMatching(/^\d+$/), retry: '1000', data: '' });
+    const session = {
+      'Mcp-Session-Id': String(init.headers['mcp-session-id']),
+      'Mcp-Protocol-Version': '2025-11-25',
+    };
+    const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(
+      (await raw(serve.url, { method: 'POST', headers: { ...MCP_POST, ...session }, body: initialized }))
+        .status,
+    ).toBe(202);
+    const listening = { Accept: 'text/event-stream', ...session };
+    const changed = (s: SseStream) =>
+      s.events.filter((e) => e.data.includes('notifications/tools/list_changed'));
+    const { client: other } = await httpClient(serve.url, clients);
+
+    const get = await sse(serve.url, { headers: listening });
+    expect(get.status).toBe(200);
+    await other.callTool({ name: 'fx.change_tools', arguments: {} });
+    const [seen] = await until(
+      () => (changed(get).length > 0 ? changed(get) : undefined),
+      10_000,
+      'list_changed',
+    );
+    get.close();
+    // Missed while disconnected, replayed on reconnect.
+    await other.callTool({ name: 'fx.change_tools', arguments: {} });
+    const resumed = await sse(serve.url, { headers: { ...listening, 'Last-Event-ID': seen!.id! } });
+    expect(resumed.status).toBe(200);
+    const [missed] = await until(
+      () => (changed(resumed).length > 0 ? changed(resumed) : undefined),
+      10_000,
+      'the missed list_changed',
+    );
+    expect(Number(missed!.id)).toBeGreaterThan(Number(seen!.id));
+    resumed.close();
   }, 30_000);
 
   it('/healthz shows ids and states only; SIGTERM turns it 503, stops the fleet and exits 0', async () => {

@@ -1,0 +1,48 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { SessionEventStore } from '../../src/cli/http-event-store.js';
+
+const note = (n: number): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { n },
+});
+
+async function replay(store: SessionEventStore, after: string) {
+  const sent: Array<[string, JSONRPCMessage]> = [];
+  const stream = await store.replayEventsAfter(after, { send: async (id, m) => void sent.push([id, m]) });
+  return { stream, sent };
+}
+
+describe('the SSE replay buffer of a session', () => {
+  it('replays the events of the same stream after the given id, priming events left out', async () => {
+    const store = new SessionEventStore();
+    const prime = await store.storeEvent('post-1', {} as JSONRPCMessage);
+    const a = await store.storeEvent('post-1', note(1));
+    await store.storeEvent('get', note(2));
+    const c = await store.storeEvent('post-1', note(3));
+    expect(await store.getStreamIdForEventId(prime)).toBe('post-1');
+    expect(await replay(store, prime)).toEqual({
+      stream: 'post-1',
+      sent: [
+        [a, note(1)],
+        [c, note(3)],
+      ],
+    });
+    expect(await replay(store, a)).toEqual({ stream: 'post-1', sent: [[c, note(3)]] });
+  });
+
+  it('drops the oldest past its count or bytes, and an id it dropped is unknown', async () => {
+    const store = new SessionEventStore({ maxEvents: 2, maxBytes: 10_000 });
+    const first = await store.storeEvent('s', note(1));
+    await store.storeEvent('s', note(2));
+    const third = await store.storeEvent('s', note(3));
+    expect(await store.getStreamIdForEventId(first)).toBeUndefined();
+    await expect(store.replayEventsAfter(first, { send: async () => {} })).rejects.toThrow('no longer kept');
+    const big: JSONRPCMessage = { jsonrpc: '2.0', method: 'x', params: { text: 'y'.repeat(20_000) } };
+    const huge = await store.storeEvent('s', big);
+    // The newest stays, however large: it may be the answer a client is waiting for.
+    expect(await store.getStreamIdForEventId(third)).toBeUndefined();
+    expect(await store.getStreamIdForEventId(huge)).toBe('s');
+  });
+});
