@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { type NetworkInterfaceInfo, networkInterfaces } from 'node:os';
 import { authority, isLoopback } from './http-address.js';
 
 /** Which `Host` and `Origin` headers `serve --http` answers; anything else is DNS rebinding or a foreign page. */
@@ -17,16 +18,24 @@ export type GuardVerdict =
 
 /**
  * The allowlist of a listener bound to `host`:`port`: that authority, every loopback name of the port when the
- * host is loopback, and the config's `allowedHosts` (`name` for any port, `name:port` for one). Origins: the same
+ * host is loopback, every address of this machine when it is `0.0.0.0` or `::`, and the config's `allowedHosts` (`name` for any port, `name:port` for one). Origins: the same
  * loopback authorities over http, and the config's `allowedOrigins`.
  */
 export function hostGuard(
   host: string,
   port: number,
   extra: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] } = {},
+  interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces(),
 ): HostGuard {
   const own = [authority(host, port)];
   if (isLoopback(host)) own.push(...['127.0.0.1', 'localhost', '::1'].map((h) => authority(h, port)));
+  // Bound to every interface: each of this machine's addresses is the listener too. An IP literal in Host is no
+  // rebinding risk (the attack needs a name of the attacker's); other names go in `allowedHosts`.
+  if (host === '0.0.0.0' || host === '::') {
+    own.push(authority('localhost', port));
+    for (const address of Object.values(interfaces).flat())
+      if (address && (host === '::' || address.family === 'IPv4')) own.push(authority(address.address, port));
+  }
   const hosts = new Set(own.map((a) => a.toLowerCase()));
   const anyPort = new Set<string>();
   for (const entry of extra.allowedHosts ?? []) {

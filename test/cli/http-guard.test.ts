@@ -50,6 +50,22 @@ describe('Host and Origin allowlist', () => {
       });
   });
 
+  it('a listener on every interface accepts each address of the machine, and names only when listed', () => {
+    const nic = (address: string, family: 'IPv4' | 'IPv6') =>
+      ({ address, family, internal: false, netmask: '', mac: '', cidr: null }) as never;
+    const interfaces = {
+      lo: [nic('127.0.0.1', 'IPv4'), nic('::1', 'IPv6')],
+      eth0: [nic('192.168.1.5', 'IPv4')],
+    };
+    const all = hostGuard('0.0.0.0', 8080, { allowedHosts: ['gw.lan'] }, interfaces);
+    for (const host of ['192.168.1.5:8080', '127.0.0.1:8080', 'localhost:8080', 'gw.lan:8080'])
+      expect(checkHeaders({ host }, all), host).toEqual({ ok: true });
+    for (const host of ['[::1]:8080', 'rebind.example:8080', '192.168.1.5:8081'])
+      expect(checkHeaders({ host }, all), host).toMatchObject({ ok: false });
+    const v6 = hostGuard('::', 8080, {}, interfaces);
+    expect(checkHeaders({ host: '[::1]:8080' }, v6)).toEqual({ ok: true });
+  });
+
   it('a non-loopback listener accepts its own address, not the loopback names', () => {
     const wide = hostGuard('10.1.2.3', 80);
     expect(checkHeaders({ host: '10.1.2.3' }, wide)).toEqual({ ok: true });
