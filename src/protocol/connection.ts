@@ -185,7 +185,7 @@ export class McpConnection {
   async initialize(): Promise<InitializeResult> {
     if (this.initResult) return this.initResult;
     const exit = this.link.exitInfo;
-    if (exit) throw exitError(exit, 'before the handshake');
+    if (exit) throw this.endError(exit, 'before the handshake');
     const capabilities: Record<string, unknown> = { ...this.opts.capabilities };
     if (this.opts.roots) capabilities.roots = { listChanged: false };
     let raw: unknown;
@@ -246,7 +246,7 @@ export class McpConnection {
       );
     }
     const exit = this.link.exitInfo;
-    if (exit) return Promise.reject(exitError(exit, `before '${method}'`));
+    if (exit) return Promise.reject(this.endError(exit, `before '${method}'`));
     if (this.closed) return Promise.reject(new SupervisorError('CLOSED', 'connection closed'));
     return this.pending.send(method, params, opts, () => this.emit({ type: 'call_timeout', method }));
   }
@@ -351,10 +351,19 @@ export class McpConnection {
   private onExit(exit: ExitInfo): void {
     this.exitInfo = exit;
     this.closed = true;
-    this.pending.failAll(exitError(exit, 'during the call'));
+    this.pending.failAll(this.endError(exit, 'during the call'));
     this.serverRequests.close();
     this.decoder.close();
     this.emit({ type: 'exit', exit });
+  }
+
+  /** A process's end is an exit; a remote server's, even one we closed (stopped, wedged), is a disconnect. */
+  private endError(exit: ExitInfo, when: string): SupervisorError {
+    if (this.link.kind !== 'remote' || exit.linkError) return exitError(exit, when);
+    return new SupervisorError(
+      'SERVER_DISCONNECTED',
+      `connection to the server closed (${exit.reason}) ${when}`,
+    );
   }
 
   private emit(event: ConnectionEvent): void {

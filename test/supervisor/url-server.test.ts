@@ -111,6 +111,7 @@ describe('a url: server under supervision', () => {
     const { sup, events } = f.create(fleetConfig([server]));
     await sup.start();
     expect(await sup.callTool('web.stall')).toBe('stalling');
+    const hanging = sup.callToolOutcome('web.echo', { text: 'never answered' });
     await eventually(
       () => transitions(events, 'web').includes('wedged>backoff'),
       5000,
@@ -118,6 +119,8 @@ describe('a url: server under supervision', () => {
     );
     expect(transitions(events, 'web')).toContain('ready>wedged');
     expect(exits(events)[0]).toMatchObject({ reason: 'wedged' });
+    // The call in flight ended with the session we closed, long before its own timeout.
+    expect(await hanging).toMatchObject({ ok: false, code: 'SERVER_DISCONNECTED' });
     // Closing it asked the server to end the session, though nothing waited for an answer.
     await fx.waitFor((r) => r.method === 'DELETE');
   });
