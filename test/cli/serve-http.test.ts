@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -38,7 +39,7 @@ beforeAll(async () => {
   await ensureBuilt();
   const dir = cli.tempDir();
   const written = writeConfig(dir, {
-    fx: ['allow: [sampling]'],
+    fx: ['allow: [sampling]', 'roots: client'],
     fxFlags: ['--resources', '2', '--logging'],
   });
   log = written.log;
@@ -202,6 +203,32 @@ describe('serve --http', () => {
     await transport.terminateSession();
     await later.close();
     expect(await sample()).toContain('from first');
+  }, 30_000);
+
+  it('the servers see the roots of the latest session that has them, and are told when that changes', async () => {
+    const rootsChanged = () =>
+      received(log).filter((m) => m.method === 'notifications/roots/list_changed').length;
+    const roots = async () => JSON.parse(text(await first.callTool({ name: 'fx.roots', arguments: {} })));
+    expect((await roots()).error?.code).toBe(-32601);
+    const before = rootsChanged();
+    const { transport } = await httpClient(serve.url, clients, {
+      client: { capabilities: { roots: { listChanged: true } } },
+      before: (c) =>
+        c.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///r1' }] })),
+    });
+    await until(
+      () => (rootsChanged() > before ? true : undefined),
+      10_000,
+      'roots/list_changed on the handover',
+    );
+    expect(await roots()).toEqual({ result: { roots: [{ uri: 'file:///r1' }] } });
+    await transport.terminateSession();
+    await until(
+      () => (rootsChanged() > before + 1 ? true : undefined),
+      10_000,
+      'roots/list_changed at its end',
+    );
+    expect((await roots()).error?.code).toBe(-32601);
   }, 30_000);
 
   it('refuses forged Host and Origin (403), unknown paths (404) and wrong methods (405)', async () => {
