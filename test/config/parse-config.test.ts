@@ -334,7 +334,13 @@ describe('parseConfig: problems', () => {
     expect(e.name).toBe('ConfigError');
     expect(e.problems).toEqual([
       { source: 'c.yaml', line: 2, col: 8, path: 'servers.a.command', message: 'must not be empty' },
-      { source: 'c.yaml', line: 3, col: 3, path: 'servers.b.command', message: 'missing (required): a command to run, or a url' },
+      {
+        source: 'c.yaml',
+        line: 3,
+        col: 3,
+        path: 'servers.b.command',
+        message: 'missing (required): a command to run, or a url',
+      },
       {
         source: 'c.yaml',
         line: 3,
