@@ -167,10 +167,19 @@ export class HttpLink implements ServerLink {
   private async fetch(url: string | URL, init?: RequestInit): Promise<Response> {
     const method = init?.method ?? 'GET';
     const withSession = new Headers(init?.headers).has('mcp-session-id');
+    // The transport hands every request the one signal of its whole life; a listener per request on it would pile up
+    // for as long as the session runs. Each request gets its own, tied to that one until the request is over.
+    const shared = init?.signal ?? undefined;
+    const own = new AbortController();
+    const abort = () => own.abort(shared?.reason);
+    if (shared?.aborted) abort();
+    else shared?.addEventListener('abort', abort, { once: true });
+    const over = () => shared?.removeEventListener('abort', abort);
     let res: Response;
     try {
-      res = await fetch(url, init);
+      res = await fetch(url, { ...init, signal: own.signal });
     } catch (err) {
+      over();
       this.fail(this.live ? 'disconnected' : 'connect_failed', networkError(err));
       throw err;
     }
@@ -179,29 +188,42 @@ export class HttpLink implements ServerLink {
       if (res.status === 404 && withSession) this.fail('session_lost', { status: 404, detail });
       else this.fail(this.live ? 'disconnected' : 'connect_failed', { status: res.status, detail });
     }
-    if (!res.body || !isEventStream(res)) return res;
-    return new Response(this.watched(res.body), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
+    const init2 = { status: res.status, statusText: res.statusText, headers: res.headers };
+    if (res.body && isEventStream(res)) return new Response(this.watched(res.body, over), init2);
+    // A JSON answer (or none) is read whole here, as the transport would, so the request is over when it returns.
+    let body: ArrayBuffer;
+    try {
+      body = await res.arrayBuffer();
+    } catch (err) {
+      this.fail(this.live ? 'disconnected' : 'connect_failed', networkError(err));
+      throw err;
+    } finally {
+      over();
+    }
+    return new Response(body.byteLength > 0 ? body : null, init2);
   }
 
   /** The stream as it is, except that its breaking (the server gone mid-stream) ends the run at once. */
-  private watched(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  private watched(body: ReadableStream<Uint8Array>, over: () => void): ReadableStream<Uint8Array> {
     const reader = body.getReader();
     return new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         try {
           const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
+          if (done) {
+            over();
+            controller.close();
+          } else controller.enqueue(value);
         } catch (err) {
+          over();
           this.fail('disconnected', networkError(err));
           controller.error(err);
         }
       },
-      cancel: (why) => reader.cancel(why),
+      cancel: (why) => {
+        over();
+        return reader.cancel(why);
+      },
     });
   }
 }

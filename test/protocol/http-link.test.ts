@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConnectionOptions, McpConnection } from '../../src/protocol/connection.js';
 import { SupervisorError } from '../../src/protocol/errors.js';
@@ -31,6 +32,19 @@ const call = (conn: McpConnection, name: string, args: Record<string, unknown> =
   conn.request('tools/call', { name, arguments: args }, { timeoutMs });
 
 describe('McpConnection over Streamable HTTP', () => {
+  it('leaves no listener behind on the session-long abort signal, however many calls it made', async () => {
+    const f = await fixtures.start();
+    const conn = connect(f.url);
+    await conn.initialize();
+    // The SDK transport gives every request the one signal of its session (a private field, pinned SDK version).
+    const signal = (conn.link as unknown as { transport: { _abortController?: AbortController } }).transport
+      ._abortController?.signal;
+    expect(signal).toBeInstanceOf(AbortSignal);
+    for (let i = 0; i < 50; i++) await call(conn, 'echo', { text: String(i) });
+    // The GET stream and a call's answer stream may hold one each while open; fifty calls must not add fifty.
+    expect(getEventListeners(signal!, 'abort').length).toBeLessThan(5);
+  });
+
   it('handshakes, calls, sends the headers and the negotiated version, and ends the session with a DELETE', async () => {
     const f = await fixtures.start(['--require-header', 'x-api-key:k1']);
     const conn = connect(f.url, { 'X-Api-Key': 'k1' });
