@@ -102,8 +102,14 @@ export function cliProcesses() {
     };
   };
 
-  const spawnCli = (args: string[], env: NodeJS.ProcessEnv = {}): CliProcess => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+  /** `wrap` is an argv the CLI runs under (`ip netns exec NAME`), which must exec it so the pid stays the CLI's. */
+  const spawnCli = (
+    args: string[],
+    env: NodeJS.ProcessEnv = {},
+    wrap: readonly string[] = [],
+  ): CliProcess => {
+    const argv = [...wrap, process.execPath, BIN, ...args];
+    const child = spawn(argv[0]!, argv.slice(1), {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1', ...isolated(), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -201,6 +207,8 @@ export function fixturePids(dir: string): number[] {
 }
 
 function killGroup(pid: number): void {
+  // A pid from a file is data: 1 would make kill(-1) signal every process there is, 0 our own group.
+  if (!Number.isInteger(pid) || pid <= 1) return;
   killQuietly(-pid, 'SIGKILL');
   killQuietly(pid, 'SIGKILL');
 }
