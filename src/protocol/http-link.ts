@@ -183,7 +183,9 @@ export class HttpLink implements ServerLink {
       this.fail(this.live ? 'disconnected' : 'connect_failed', networkError(err));
       throw err;
     }
-    if (res.status >= 400 && method !== 'DELETE' && !(method === 'GET' && res.status === 405)) {
+    // A refused GET means no server-to-client stream (MCP says 405; servers without sessions often say 404): the
+    // session goes on over POSTs, whose own failures are what end it.
+    if (res.status >= 400 && method === 'POST') {
       const detail = `HTTP ${res.status} ${res.statusText} to ${method}`;
       if (res.status === 404 && withSession) this.fail('session_lost', { status: 404, detail });
       else this.fail(this.live ? 'disconnected' : 'connect_failed', { status: res.status, detail });
