@@ -58,6 +58,7 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
   };
   if (parsed.url !== undefined) server.remote = { url: parsed.url, headers: parsed.headers ?? {} };
   if (!parsed.namespace) server.namespace = false;
+  if (parsed.protocol !== 'auto') server.protocol = parsed.protocol;
   if (parsed.roots !== undefined) server.roots = parsed.roots;
   if (parsed.allow.length > 0) server.allow = [...new Set(parsed.allow)];
   if (parsed.manifest !== undefined) {

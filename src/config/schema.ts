@@ -1,6 +1,7 @@
 // The zod schemas of a config as written (YAML keys, durations and sizes as text). Every default is filled here;
 // build-server.ts turns the result into the runtime's shape (ms / bytes fields, absolute paths, merged tools).
 import { z } from 'zod';
+import { PROTOCOL_SETTINGS } from '../protocol/era.js';
 import { McpToolEntrySchema } from '../registry/manifest.js';
 import { DEFAULT_SERVER_LIMITS as LIMITS, MIN_LIST_BYTES, MIN_QUEUE_BYTES } from './limits.js';
 import { parseDuration, parseSize, type UnitResult } from './units.js';
@@ -195,6 +196,14 @@ export const ServerSchema = z.strictObject({
   limits: LimitsSchema,
   /** `false`: the server's tools, prompts and resources keep their own names (no `id.` prefix). */
   namespace: booleanLike.default(true),
+  /** The MCP era spoken to it: `auto` asks with `server/discover` first and falls back to `initialize`. */
+  protocol: z
+    .preprocess(
+      // A YAML date (an unquoted 2026-07-28) reads as the version it spells.
+      (v) => (v instanceof Date ? v.toISOString().slice(0, 10) : v),
+      enumOf(PROTOCOL_SETTINGS),
+    )
+    .default('auto'),
 });
 
 function isHttpUrl(s: string): boolean {

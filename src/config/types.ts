@@ -5,6 +5,7 @@ import type {
   RestartStrategyName,
 } from '../machines/restart-policy.js';
 import type { ContainmentSetting } from '../process/containment.js';
+import type { PinnedProtocol } from '../protocol/era.js';
 import type { NormalizedMcpTool } from '../registry/manifest.js';
 import type { ServerLimits } from './limits.js';
 
@@ -64,6 +65,8 @@ export interface ServerConfig {
   remote?: RemoteEndpoint;
   /** `false`: its tools, prompts and resources are exposed under their own names; absent means namespaced. */
   namespace?: false;
+  /** A pinned MCP era (`2025-11-25` or `2026-07-28`); absent means `auto`. */
+  protocol?: PinnedProtocol;
 }
 
 /** A bearer token `serve --http` accepts and the scopes its caller gets. */

@@ -5,11 +5,14 @@ import type { ContainmentKind } from '../process/containment.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import { StderrLines } from '../process/stderr-lines.js';
 import type { FramePool } from '../workers/frame-pool.js';
+import { negotiate, UNSUPPORTED_PROTOCOL_VERSION } from './discover.js';
+import { type Era, MODERN_PROTOCOL_VERSION, type ProtocolSetting, pinnedEra } from './era.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import { HttpLink } from './http-link.js';
 import { queueFullError, type WriteOutcome } from './outgoing-queue.js';
 import { PendingRequests, type ProgressRequest, type ResultMode } from './pending-requests.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
+import { type RequestEnvelope, withEnvelope } from './request-meta.js';
 import type { ServerLink } from './server-link.js';
 import { type Forward, ServerRequestHandler } from './server-requests.js';
 import { StdioLink } from './stdio-link.js';
@@ -37,6 +40,10 @@ export interface ConnectionOptions {
   pool?: FramePool | undefined;
   maxLineBytes?: number;
   clientInfo?: { name: string; version: string };
+  /** The MCP era to speak (default `auto`: `server/discover` first, `initialize` if that is not answered as 2026). */
+  protocol?: ProtocolSetting | undefined;
+  /** The era this configuration spoke before: `legacy` skips the probe, `modern` waits the whole startup for it. */
+  eraHint?: Era | undefined;
   /** Bytes queued for the server's stdin before it counts as not reading (default 16 MiB). */
   queueBytes?: number;
   /** Server→client requests answered per second, and the burst allowed (default 100/s, 200). */
@@ -99,6 +106,9 @@ export class McpConnection {
   private closed = false;
   private initResult: InitializeResult | undefined;
   private exitInfo: ExitInfo | undefined;
+  private eraNow: Era | undefined;
+  /** For a 2026 server, what `_meta` says on every request; unset for a 2025 one. */
+  private envelope: RequestEnvelope | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     const queueBytes = opts.queueBytes ?? DEFAULT_SERVER_LIMITS.queueBytes;
@@ -168,6 +178,21 @@ export class McpConnection {
     return this.initResult;
   }
 
+  /** The era the handshake settled on; unset before it. */
+  get era(): Era | undefined {
+    return this.eraNow;
+  }
+
+  /**
+   * The log level asked for: a 2026 server is told on every request (`_meta`); false for a 2025 one, which is
+   * told with `logging/setLevel`.
+   */
+  setLogLevel(level: string): boolean {
+    if (this.eraNow !== 'modern' || !this.envelope) return false;
+    this.envelope.logLevel = level;
+    return true;
+  }
+
   /** The exit, once the process is gone. */
   get exit(): ExitInfo | undefined {
     return this.exitInfo;
@@ -179,15 +204,49 @@ export class McpConnection {
   }
 
   /**
-   * Performs the MCP handshake within `startupMs`: `initialize`, version check, `notifications/initialized`.
-   * Rejects with a SupervisorError (SPAWN_FAILED, HANDSHAKE_TIMEOUT, HANDSHAKE_FAILED, UNSUPPORTED_PROTOCOL, SERVER_EXITED).
+   * Performs the MCP handshake within `startupMs`: the era's (see discover.ts), then for 2025 `initialize`, version
+   * check, `notifications/initialized`; for 2026 the `server/discover` answer is the handshake. Rejects with a
+   * SupervisorError (SPAWN_FAILED, HANDSHAKE_TIMEOUT, HANDSHAKE_FAILED, UNSUPPORTED_PROTOCOL, SERVER_EXITED).
    */
   async initialize(): Promise<InitializeResult> {
     if (this.initResult) return this.initResult;
     const exit = this.link.exitInfo;
     if (exit) throw this.endError(exit, 'before the handshake');
+    const capabilities = this.clientCapabilities();
+    const clientInfo = this.opts.clientInfo ?? { name: 'mcp-supervisor', version: '0.1.0' };
+    const probe: RequestEnvelope = { clientCapabilities: capabilities, clientInfo };
+    const { era, init } = await negotiate({
+      pinned: pinnedEra(this.opts.protocol),
+      // A url server keeps the 2025 session handshake unless pinned: its link opens the session on initialize.
+      hint: this.link.kind === 'remote' ? 'legacy' : this.opts.eraHint,
+      startupMs: this.opts.startupMs,
+      now: () => performance.now(),
+      discover: (timeoutMs) =>
+        this.request('server/discover', withEnvelope(undefined, probe), { timeoutMs }, true),
+      initialize: (timeoutMs) => this.legacyInitialize(capabilities, clientInfo, timeoutMs),
+    });
+    if (era === 'modern') {
+      this.envelope = probe;
+      this.initResult = init;
+      this.handshakeDone = true;
+      this.link.negotiated(MODERN_PROTOCOL_VERSION);
+      this.link.established();
+    }
+    this.eraNow = era;
+    return init;
+  }
+
+  private clientCapabilities(): Record<string, unknown> {
     const capabilities: Record<string, unknown> = { ...this.opts.capabilities };
     if (this.opts.roots) capabilities.roots = { listChanged: false };
+    return capabilities;
+  }
+
+  private async legacyInitialize(
+    capabilities: Record<string, unknown>,
+    clientInfo: { name: string; version: string },
+    timeoutMs: number,
+  ): Promise<InitializeResult> {
     let raw: unknown;
     try {
       raw = await this.request(
@@ -195,17 +254,18 @@ export class McpConnection {
         {
           protocolVersion: LATEST_PROTOCOL_VERSION,
           capabilities,
-          clientInfo: this.opts.clientInfo ?? { name: 'mcp-supervisor', version: '0.1.0' },
+          clientInfo,
         },
-        { timeoutMs: this.opts.startupMs },
+        { timeoutMs },
         true,
       );
     } catch (err) {
       if (err instanceof SupervisorError && err.code === 'REQUEST_TIMEOUT') {
-        throw new SupervisorError(
-          'HANDSHAKE_TIMEOUT',
-          `no answer to initialize within ${this.opts.startupMs} ms`,
-        );
+        throw new SupervisorError('HANDSHAKE_TIMEOUT', `no answer to initialize within ${timeoutMs} ms`);
+      }
+      if (err instanceof RemoteError && err.code === UNSUPPORTED_PROTOCOL_VERSION) {
+        // A 2026-only server names what it speaks: the caller gets the list, not a bare refusal.
+        throw new SupervisorError('UNSUPPORTED_PROTOCOL', `initialize refused: ${err.message}`, err.data);
       }
       if (err instanceof RemoteError) {
         throw new SupervisorError('HANDSHAKE_FAILED', `initialize refused: ${err.code}: ${err.message}`);
@@ -248,7 +308,8 @@ export class McpConnection {
     const exit = this.link.exitInfo;
     if (exit) return Promise.reject(this.endError(exit, `before '${method}'`));
     if (this.closed) return Promise.reject(new SupervisorError('CLOSED', 'connection closed'));
-    return this.pending.send(method, params, opts, () => this.emit({ type: 'call_timeout', method }));
+    const sent = this.envelope ? withEnvelope(params, this.envelope) : params;
+    return this.pending.send(method, sent, opts, () => this.emit({ type: 'call_timeout', method }));
   }
 
   /** Sends a notification (no answer expected); false when it could not be written. */
@@ -258,10 +319,10 @@ export class McpConnection {
     return this.write(message) === 'sent';
   }
 
-  /** Health check: resolves true on a pong within `timeoutMs`, false otherwise. */
+  /** Health check: resolves true on an answer within `timeoutMs`, false otherwise (2026 has no `ping`: discover). */
   async ping(timeoutMs: number): Promise<boolean> {
     try {
-      await this.request('ping', undefined, { timeoutMs });
+      await this.request(this.eraNow === 'modern' ? 'server/discover' : 'ping', undefined, { timeoutMs });
       return true;
     } catch {
       return false;

@@ -24,6 +24,8 @@ export class SupervisorError extends Error {
   constructor(
     readonly code: SupervisorErrorCode,
     message: string,
+    /** Facts a program may act on (for UNSUPPORTED_PROTOCOL: `{ supported, requested }`). */
+    readonly data?: unknown,
   ) {
     super(message);
   }

@@ -83,8 +83,9 @@ export class PendingRequests {
       const abandon = (err: SupervisorError, reason: string) => {
         if (!this.map.has(id)) return;
         this.take(id);
-        // initialize must never be cancelled (MCP); everything else tells the server to stop working.
-        if (method !== 'initialize') {
+        // initialize must never be cancelled (MCP), nor a discover probe a 2025 server may never have seen (it
+        // has no session to cancel in yet); everything else tells the server to stop working.
+        if (method !== 'initialize' && method !== 'server/discover') {
           this.write({
             jsonrpc: '2.0',
             method: 'notifications/cancelled',

@@ -2,6 +2,7 @@ import { createActor } from 'xstate';
 import type { SupervisorConfig } from '../config/types.js';
 import { serverMachine } from '../machines/server.machine.js';
 import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
+import { EraCache } from '../protocol/era.js';
 import {
   handshakeActor,
   pingerActor,
@@ -20,12 +21,14 @@ export function createFleetActor(
   options: Pick<SupervisorOptions, 'clock' | 'inspect'>,
   deps: RuntimeDeps,
 ): SupervisorActorRef {
+  // Kept for the supervisor's life: a restart of a server already heard speaking goes straight to its era.
+  const eras = new EraCache();
   const machine = supervisorMachine.provide({
     actors: {
       server: serverMachine.provide({
         actors: {
-          process: processActor(deps),
-          handshake: handshakeActor(deps),
+          process: processActor(deps, eras),
+          handshake: handshakeActor(deps, eras),
           vetTools: vetToolsActor(deps),
           pinger: pingerActor(deps),
         },

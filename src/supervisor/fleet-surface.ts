@@ -56,7 +56,8 @@ export class FleetSurface {
     const conn = this.connection(server);
     if (!conn) return;
     void this.prompts.refresh(server, conn, this.timeout(server));
-    if (this.level && conn.serverInit?.capabilities.logging) {
+    // A 2026 server is told the level on every request (`_meta`), not with logging/setLevel.
+    if (this.level && conn.serverInit?.capabilities.logging && !conn.setLogLevel(this.level)) {
       void requestOutcome(conn, server, 'logging/setLevel', { level: this.level }, this.timeout(server));
     }
   }
@@ -140,6 +141,7 @@ export class FleetSurface {
       targets.map(async (id) => {
         const conn = this.connection(id);
         if (!conn) return surfaceFailure('SERVER_DOWN', `server '${id}' is not connected`, id);
+        if (conn.setLogLevel(level)) return { ok: true as const, server: id };
         return requestOutcome(conn, id, 'logging/setLevel', { level }, this.timeout(id));
       }),
     );

@@ -10,6 +10,7 @@ import type {
 import { buildChildEnv } from '../process/child-env.js';
 import type { ContainmentKind } from '../process/containment.js';
 import { type ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import type { EraCache } from '../protocol/era.js';
 import { RemoteError, SupervisorError } from '../protocol/errors.js';
 import type { ListedTool } from '../protocol/tool-calls.js';
 import { type ListingBounds, type ListingCut, listTools } from '../protocol/tool-listing.js';
@@ -17,6 +18,7 @@ import type { GateVerdict } from '../trust/trust-gate.js';
 import type { FramePool } from '../workers/frame-pool.js';
 import type { ClientSide } from './client-side.js';
 import type { Connections } from './connections.js';
+import { eraKey } from './era-key.js';
 
 export type { GateVerdict };
 
@@ -47,7 +49,7 @@ export interface RuntimeDeps {
 type ProcessCommand = { type: 'STOP'; reason: string; immediate: boolean };
 
 /** The process actor: trust gate, spawn, exit as data, re-list on `list_changed`, teardown when the actor stops. */
-export function processActor(deps: RuntimeDeps) {
+export function processActor(deps: RuntimeDeps, eras?: EraCache) {
   return fromCallback<ProcessCommand, ProcessActorInput>(({ input, sendBack, receive }) => {
     const server = input.server as ServerConfig;
     const { generation } = input;
@@ -97,6 +99,8 @@ export function processActor(deps: RuntimeDeps) {
         pool: deps.pool,
         queueBytes: server.limits.queueBytes,
         requestRate: { perSecond: server.limits.requestRate, burst: server.limits.requestBurst },
+        protocol: server.protocol,
+        eraHint: eras?.get(eraKey(server)),
         onEvent: (event) => {
           if (ended) return;
           if (event.type === 'call_ok') {
@@ -147,11 +151,15 @@ export function processActor(deps: RuntimeDeps) {
 }
 
 /** The handshake actor: `initialize`, then the full tool list (none when the server offers no tools). */
-export function handshakeActor(deps: Pick<RuntimeDeps, 'connections' | 'filterTools' | 'onListingCut'>) {
+export function handshakeActor(
+  deps: Pick<RuntimeDeps, 'connections' | 'filterTools' | 'onListingCut'>,
+  eras?: EraCache,
+) {
   return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
     const server = input.server as ServerConfig;
     const conn = connectionOf(deps.connections, server.id, input.generation);
     const init = await conn.initialize();
+    if (conn.era) eras?.remember(eraKey(server), conn.era);
     if (!init.capabilities.tools) return { tools: [] };
     try {
       const listing = await listTools(conn, listingBounds(server, server.timeouts.startupMs));

@@ -42,10 +42,11 @@ const rows: FaultRow[] = [
     events: ['exit exited 1', 'state ready>backoff', 'state backoff>spawning'],
   },
   {
-    name: 'crash in the handshake: nothing but initialize was ever sent',
+    name: 'crash in the handshake: nothing but the era probe and initialize was ever sent',
     flags: ['--crash-in-handshake'],
     server: once,
-    act: async ({ logged }) => expect(logged()).toEqual(['initialize', 'initialize']),
+    act: async ({ logged }) =>
+      expect(logged()).toEqual(['server/discover', 'initialize', 'server/discover', 'initialize']),
     state: 'failed',
     restarts: 1,
     exits: 2,
@@ -58,7 +59,7 @@ const rows: FaultRow[] = [
     server: { ...once, ...timeouts({ startupMs: 600 }) },
     act: async ({ events, logged }) => {
       // 600 ms, not less: a loaded machine can take a few hundred ms just to start node and read stdin.
-      expect(logged()).toEqual(['initialize', 'initialize']);
+      expect(logged()).toEqual(['server/discover', 'initialize', 'server/discover', 'initialize']);
       const at = (to: string) => events.filter((e) => e.type === 'state' && e.to === to).map((e) => e.at);
       // the budget runs from the spawn (the trust decision before it is not the server's time)
       const handshaking = at('handshaking');

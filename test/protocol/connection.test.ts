@@ -25,7 +25,7 @@ const tmp = () => {
 const call = { timeoutMs: 5000, maxBytes: 65536 };
 
 describe('McpConnection against the real fixture', () => {
-  it('handshakes first, with id 0, then lists and calls', async () => {
+  it('probes with one server/discover (id 0), falls back to initialize, then lists and calls', async () => {
     const log = join(tmp(), 'log');
     const conn = fx.open(['--log', log]);
     const init = await conn.initialize();
@@ -34,9 +34,18 @@ describe('McpConnection against the real fixture', () => {
     expect(tools.map((t) => t.name)).toContain('echo');
     expect(await callToolText(conn, 'echo', { text: 'hi' }, call)).toBe('hi');
     const seen = readLog(log);
-    expect(seen[0]).toMatchObject({ id: 0, method: 'initialize' });
-    expect((seen[0]?.params as { capabilities?: object } | undefined)?.capabilities).toEqual({});
-    expect(seen[1]).toMatchObject({ method: 'notifications/initialized' });
+    expect(seen[0]).toMatchObject({
+      id: 0,
+      method: 'server/discover',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+    });
+    expect(seen[1]).toMatchObject({ id: 1, method: 'initialize' });
+    expect((seen[1]?.params as { capabilities?: object } | undefined)?.capabilities).toEqual({});
+    expect(seen[2]).toMatchObject({ method: 'notifications/initialized' });
+    expect(seen.filter((m) => m.method === 'server/discover')).toHaveLength(1);
+    // A 2025 server is spoken to as one: no 2026 envelope after the fallback.
+    expect(seen.slice(1).some((m) => JSON.stringify(m).includes('io.modelcontextprotocol/'))).toBe(false);
+    expect(conn.era).toBe('legacy');
   });
 
   it('refuses to send anything else before the handshake', async () => {
@@ -101,7 +110,7 @@ describe('McpConnection against the real fixture', () => {
       'the cancel',
     );
     const cancel = readLog(log).find((m) => m.method === 'notifications/cancelled');
-    expect(cancel?.params).toMatchObject({ requestId: 1, reason: 'timed out after 150 ms' });
+    expect(cancel?.params).toMatchObject({ requestId: 2, reason: 'timed out after 150 ms' });
     expect(fx.events.some((e) => e.type === 'call_timeout')).toBe(true);
     expect(await callToolText(conn, 'echo', { text: 'after' }, call)).toBe('after');
   });
@@ -196,7 +205,8 @@ describe('McpConnection against the real fixture', () => {
     await conn.initialize();
     const text = await callToolText(conn, 'roots', {}, call);
     expect(JSON.parse(text)).toEqual({ result: { roots: [{ uri: 'file:///srv/data', name: 'data' }] } });
-    expect((readLog(log)[0]?.params as { capabilities?: object } | undefined)?.capabilities).toEqual({
+    const init = readLog(log).find((m) => m.method === 'initialize');
+    expect((init?.params as { capabilities?: object } | undefined)?.capabilities).toEqual({
       roots: { listChanged: false },
     });
   });

@@ -1,0 +1,40 @@
+import { MODERN_PROTOCOL_VERSION } from './era.js';
+
+/** The `_meta` keys a 2026-era request names its sender with (the 2026 era has no `initialize` to say it once). */
+export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+export const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
+/** The log level a request asks for: absent, the server sends no `notifications/message` for it. */
+export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
+/** Where a 2026 server names itself on a result. */
+export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+
+/** What every 2026-era request carries in `_meta`. */
+export interface RequestEnvelope {
+  clientCapabilities: Record<string, unknown>;
+  clientInfo: { name: string; version: string };
+  logLevel?: string | undefined;
+}
+
+/**
+ * The params with the 2026 envelope in `_meta`: keys the caller already put there (a progress token, trace
+ * context) stay, the envelope's own keys are ours.
+ */
+export function withEnvelope(params: unknown, envelope: RequestEnvelope): Record<string, unknown> {
+  const base = isObject(params) ? params : {};
+  const meta = isObject(base._meta) ? base._meta : {};
+  return {
+    ...base,
+    _meta: {
+      ...meta,
+      [PROTOCOL_VERSION_META]: MODERN_PROTOCOL_VERSION,
+      [CLIENT_CAPABILITIES_META]: envelope.clientCapabilities,
+      [CLIENT_INFO_META]: envelope.clientInfo,
+      ...(envelope.logLevel !== undefined ? { [LOG_LEVEL_META]: envelope.logLevel } : {}),
+    },
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
