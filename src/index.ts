@@ -25,6 +25,10 @@ export type {
 } from './supervisor/types.js';
 export type { CallToolResult } from './protocol/tool-calls.js';
 export type { ProgressUpdate } from './protocol/pending-requests.js';
+// MCP 2026-07-28 on calls: input_required rounds answered by the host, and trace context passed to servers.
+export type { InputRetry, TraceContext } from './protocol/call-options.js';
+export type { InputRequired } from './framing/result-type.js';
+export { type InputHandler, type InputRequest, MAX_INPUT_ROUNDS } from './supervisor/input-rounds.js';
 export type { ServerIdentity } from './supervisor/server-identity.js';
 // What servers may ask of the client side (sampling, elicitation, roots), for the servers allowed to (docs/security.md).
 export type { ClientHandler, ClientHandlers, Root, ServerRequest } from './supervisor/client-side.js';

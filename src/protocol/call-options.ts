@@ -22,6 +22,33 @@ export interface CallOptions {
   maxTotalTimeoutMs?: number;
   /** A byte cap on the result below the server's own `maxResultBytes` (a gateway's, for its clients). */
   maxResultBytes?: number;
+  /** W3C trace context for the request to the server, sent in its `_meta` as the spec reserves the keys. */
+  trace?: TraceContext | undefined;
+  /**
+   * This call retries an `input_required` answer: the caller's answers and the server's `requestState`, sent as
+   * given (a gateway passes its client's retry on).
+   */
+  retry?: InputRetry | undefined;
+  /**
+   * An `input_required` answer is handed back as it came (`callToolResult` resolves with the InputRequiredResult)
+   * instead of being answered by `onInputRequired`: for gateways, whose own client answers it.
+   */
+  passInputRequired?: boolean | undefined;
+}
+
+/** The `_meta` keys MCP reserves for W3C Trace Context and Baggage; each a header value as the W3C formats say. */
+export interface TraceContext {
+  traceparent?: string;
+  tracestate?: string;
+  baggage?: string;
+}
+
+/** What a retry of an `input_required` round carries besides the original request's params. */
+export interface InputRetry {
+  /** Keyed as the server's `inputRequests`; each value the result of that request (ElicitResult, …). */
+  inputResponses?: Record<string, unknown>;
+  /** Exactly as the server gave it; absent when it gave none. */
+  requestState?: string;
 }
 
 /** A call ready to send: the options with the time left and the byte cap settled, and how to name the call. */

@@ -1,4 +1,5 @@
 import { ERROR_PREFIX } from '../framing/flatten.js';
+import type { InputRequired } from '../framing/result-type.js';
 import { RemoteError, SupervisorError, type SupervisorErrorCode } from './errors.js';
 import type { CallToolResult } from './tool-calls.js';
 
@@ -34,6 +35,12 @@ export type CallErrorCode =
   | 'TOOL_ERROR'
   /** The server answered with something that is not a tool result. */
   | 'INVALID_RESULT'
+  /** The server needs input first (MCP 2026-07-28 `input_required`) and no `onInputRequired` answered it. */
+  | 'INPUT_REQUIRED'
+  /** The server kept asking for input past the bound on rounds of one call. */
+  | 'INPUT_ROUNDS'
+  /** A retry with `requestState` named a tool that now belongs to another server than the one that asked. */
+  | 'ROUTE_CHANGED'
   /** A fault of the supervisor itself (e.g. a worker thread died decoding the answer). */
   | 'INTERNAL';
 
@@ -48,6 +55,8 @@ export interface CallFailure {
   tool?: string;
   /** The JSON-RPC error code, for `REMOTE_ERROR`. */
   rpcCode?: number;
+  /** For `INPUT_REQUIRED`: what the server asked (`inputRequests`) and the `requestState` a retry must carry. */
+  input?: InputRequired;
 }
 
 /** The result of every call: the flattened text, or a failure with its code. */

@@ -1,4 +1,5 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
+import type { InputRequired } from '../framing/result-type.js';
 import type { DiscoveredTool } from '../registry/server-tools.js';
 import { MAX_TOTAL_FACTOR, type SettledCall } from './call-options.js';
 import {
@@ -67,7 +68,8 @@ export async function callToolResultOutcome(
   if (value.failed) {
     const failure = failed(value, opts, name);
     // TOO_LARGE comes with the capped error result to send: the text that fit, and why the rest did not.
-    return value.result === undefined ? failure : { ...failure, result: value.result as CallToolResult };
+    if (value.result === undefined || failure.input !== undefined) return failure;
+    return { ...failure, result: value.result as CallToolResult };
   }
   if (value.result === undefined)
     return callFailure('INVALID_RESULT', 'invalid tool result', where(opts, name));
@@ -106,23 +108,19 @@ async function request(
   mode: 'text' | 'result',
 ): Promise<ToolResultValue | CallFailure> {
   try {
-    return (await conn.request(
-      'tools/call',
-      { name, arguments: args ?? {} },
-      {
-        timeoutMs: opts.timeoutMs,
-        signal: opts.signal,
-        result: { mode, maxBytes: opts.maxBytes, structuredRequired: opts.structuredRequired === true },
-        ...(opts.onProgress
-          ? {
-              progress: {
-                onProgress: opts.onProgress,
-                maxTotalMs: opts.maxTotalMs ?? opts.timeoutMs * MAX_TOTAL_FACTOR,
-              },
-            }
-          : {}),
-      },
-    )) as ToolResultValue;
+    return (await conn.request('tools/call', callParams(name, args, opts), {
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+      result: { mode, maxBytes: opts.maxBytes, structuredRequired: opts.structuredRequired === true },
+      ...(opts.onProgress
+        ? {
+            progress: {
+              onProgress: opts.onProgress,
+              maxTotalMs: opts.maxTotalMs ?? opts.timeoutMs * MAX_TOTAL_FACTOR,
+            },
+          }
+        : {}),
+    })) as ToolResultValue;
   } catch (err) {
     const failure = failureFromError(err, where(opts, name));
     // A timeout names the caller's tool and the whole budget it gave, not the part left after waiting for ready.
@@ -133,9 +131,25 @@ async function request(
   }
 }
 
+/** The tools/call params: a retry's answers and state beside the arguments, and the trace context in `_meta`. */
+export function callParams(
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: Pick<SettledCall, 'retry' | 'trace'>,
+): Record<string, unknown> {
+  const params: Record<string, unknown> = { name, arguments: args ?? {} };
+  if (opts.retry?.inputResponses !== undefined) params.inputResponses = opts.retry.inputResponses;
+  if (opts.retry?.requestState !== undefined) params.requestState = opts.retry.requestState;
+  const trace = Object.entries(opts.trace ?? {}).filter(([, v]) => typeof v === 'string');
+  if (trace.length > 0) params._meta = Object.fromEntries(trace);
+  return params;
+}
+
 function failed(value: ToolResultValue, opts: SettledCall, name: string): CallFailure {
   const f = value.failed!;
-  return callFailure(f.code, f.message, where(opts, name));
+  const failure = callFailure(f.code, f.message, where(opts, name));
+  if (f.code === 'INPUT_REQUIRED') failure.input = value.result as InputRequired;
+  return failure;
 }
 
 function where(opts: SettledCall, name: string): { server?: string | undefined; tool: string } {

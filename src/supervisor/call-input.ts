@@ -4,6 +4,7 @@
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import { type CallFailure, callFailure } from '../protocol/call-outcome.js';
+import { checkCallExtras } from './call-input-extras.js';
 /** The largest delay a Node timer honours; a longer one would fire at once (Node warns and uses 1 ms). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
@@ -64,6 +65,8 @@ export function checkCallInput(name: unknown, args: unknown, opts: unknown): Cal
     }
     out.maxResultBytes = maxResultBytes;
   }
+  const extras = checkCallExtras(o, out);
+  if (extras !== undefined) return refuse(extras);
   return { ok: true, name, args: (args ?? undefined) as Record<string, unknown> | undefined, opts: out };
 }
 

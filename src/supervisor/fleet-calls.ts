@@ -20,6 +20,8 @@ import { progressOf } from './call-progress.js';
 import type { Connections } from './connections.js';
 import type { FleetTasks } from './fleet-tasks.js';
 import type { FleetTools } from './fleet-tools.js';
+import { type InputHandler, withInputRounds } from './input-rounds.js';
+import { InputRoutes } from './input-routes.js';
 import type { ServerWatch } from './server-watch.js';
 import type { ExposedTool } from './types.js';
 
@@ -34,6 +36,8 @@ export interface FleetCallsDeps {
   stopped: () => boolean;
   /** The host's `scopes` option. */
   scopes: 'checked' | 'unchecked' | undefined;
+  /** The host's `onInputRequired` option: answers a server's `input_required` round. */
+  onInputRequired?: InputHandler | undefined;
 }
 
 /**
@@ -42,6 +46,8 @@ export interface FleetCallsDeps {
  * failure a coded outcome, never a rejection.
  */
 export class FleetCalls {
+  private readonly inputRoutes = new InputRoutes();
+
   constructor(private readonly deps: FleetCallsDeps) {}
 
   /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
@@ -49,7 +55,12 @@ export class FleetCalls {
     try {
       const target = await this.prepare(name, args, opts);
       if (!target.ok) return target;
-      return await callOnConnection(target.conn, target.tool.tool, target.args, target.call);
+      const { conn, tool, args: toolArgs } = target;
+      return await withInputRounds(
+        target.call,
+        (call) => callOnConnection(conn, tool.tool, toolArgs, call),
+        this.deps.onInputRequired,
+      );
     } catch (err) {
       return failureFromError(err);
     }
@@ -63,7 +74,18 @@ export class FleetCalls {
     try {
       const target = await this.prepare(name, args, opts);
       if (!target.ok) return outcomeResult(target);
-      const outcome = await callResultOnConnection(target.conn, target.tool.tool, target.args, target.call);
+      const { conn, tool, args: toolArgs, call } = target;
+      const outcome = await withInputRounds(
+        call,
+        (c) => callResultOnConnection(conn, tool.tool, toolArgs, c),
+        this.deps.onInputRequired,
+      );
+      if (!outcome.ok && outcome.code === 'INPUT_REQUIRED' && outcome.input && call.passInputRequired) {
+        // Handed to a gateway's client as it came; its retry must come back to this server.
+        const state = outcome.input.requestState;
+        if (state !== undefined) this.inputRoutes.remember(state, tool.server);
+        return outcome.input as unknown as CallToolResult;
+      }
       return outcomeResult(outcome);
     } catch (err) {
       return outcomeResult(failureFromError(err));
@@ -135,6 +157,12 @@ export class FleetCalls {
     const tool = this.deps.tools.table.get(name);
     const conn = this.deps.connections.get(server.id);
     if (!tool) return callFailure('UNKNOWN_TOOL', `unknown tool '${name}'`, where);
+    const retryState = opts.retry?.requestState;
+    const asker = retryState === undefined ? undefined : this.inputRoutes.serverOf(retryState);
+    if (asker !== undefined && asker !== tool.server) {
+      const why = `tool '${name}' now belongs to server '${tool.server}', not '${asker}' that asked for input: call it afresh`;
+      return callFailure('ROUTE_CHANGED', why, where);
+    }
     if (!conn) return callFailure('SERVER_DOWN', `server '${server.id}' is not connected`, where);
     if (!asTask && taskSupportOf(tool) === 'required') {
       const why = `tool '${name}' runs only as a task (its execution.taskSupport is 'required'): call it with callToolAsTask`;
@@ -156,6 +184,9 @@ export class FleetCalls {
       label: name,
       server: server.id,
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.trace ? { trace: opts.trace } : {}),
+      ...(opts.retry ? { retry: opts.retry } : {}),
+      ...(opts.passInputRequired ? { passInputRequired: true } : {}),
       ...progressOf(opts, timeoutMs, deadline),
     };
     return { ok: true, conn, tool, args: input.args, call };

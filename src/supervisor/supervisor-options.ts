@@ -2,6 +2,7 @@ import type { InspectionEvent, Observer } from 'xstate';
 import type { ServerConfig } from '../config/types.js';
 import type { ContainmentSetting } from '../process/containment.js';
 import type { ClientHandler, ClientHandlers, Root } from './client-side.js';
+import type { InputHandler } from './input-rounds.js';
 import type { GateVerdict } from './runtime-actors.js';
 import type { ApprovalRequest } from './types.js';
 
@@ -60,6 +61,11 @@ export interface SupervisorOptions {
   onElicitation?: ClientHandler;
   /** The roots answered to servers with `roots: client` (call `rootsChanged()` when they change). */
   roots?: readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+  /**
+   * Answers a server's `input_required` round (MCP 2026-07-28): the call is retried at the same server with these
+   * responses and the server's `requestState`, up to 8 rounds. Without it such a call fails `INPUT_REQUIRED`.
+   */
+  onInputRequired?: InputHandler;
 }
 
 /** Who answers servers' sampling, elicitation and roots requests, as the options say. */

@@ -163,6 +163,7 @@ export class Supervisor {
       tasks: this.tasks,
       stopped: () => this.stopping !== undefined,
       scopes: options.scopes,
+      onInputRequired: options.onInputRequired,
     });
   }
 

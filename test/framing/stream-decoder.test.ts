@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type DecodedEvent, StreamDecoder } from '../../src/framing/stream-decoder.js';
+import { type CappedToolResult, type DecodedEvent, StreamDecoder } from '../../src/framing/stream-decoder.js';
 import { FramePool } from '../../src/workers/frame-pool.js';
 import { ownedChunks, resultForById, toolResultLine, until } from './helpers.js';
 
@@ -101,7 +101,7 @@ describe('StreamDecoder', () => {
       expect(text!.text).toMatch(/^x+… \[truncated \d+ bytes\]$/);
       expect(Buffer.byteLength(text!.text!)).toBeLessThanOrEqual(100);
       expect(capped!.id).toBe(4);
-      expect(capped!.result!.content[0]!.text).toMatch(/^x+… \[truncated \d+ bytes\]$/);
+      expect((capped!.result as CappedToolResult).content[0]!.text).toMatch(/^x+… \[truncated \d+ bytes\]$/);
     }
   });
 
