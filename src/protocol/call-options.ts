@@ -34,6 +34,11 @@ export interface CallOptions {
    * instead of being answered by `onInputRequired`: for gateways, whose own client answers it.
    */
   passInputRequired?: boolean | undefined;
+  /**
+   * What the caller can answer when a server asks for input (`elicitation`, `sampling`, `roots`), declared to a
+   * 2026 server in this request's client capabilities: a server must not ask for what is not declared.
+   */
+  inputCapabilities?: Record<string, unknown> | undefined;
 }
 
 /** The `_meta` keys MCP reserves for W3C Trace Context and Baggage; each a header value as the W3C formats say. */

@@ -90,6 +90,11 @@ export interface RequestOptions {
   result?: { mode: ResultMode; maxBytes: number; structuredRequired?: boolean } | undefined;
   /** Asks the server for progress on this request (our id is the token); each update restarts the timeout. */
   progress?: ProgressRequest | undefined;
+  /**
+   * Client capabilities this one request declares beside the connection's (to a 2026 server, which is told per
+   * request): what the caller can answer if the server asks for input (elicitation, sampling, roots).
+   */
+  capabilities?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -308,7 +313,14 @@ export class McpConnection {
     const exit = this.link.exitInfo;
     if (exit) return Promise.reject(this.endError(exit, `before '${method}'`));
     if (this.closed) return Promise.reject(new SupervisorError('CLOSED', 'connection closed'));
-    const sent = this.envelope ? withEnvelope(params, this.envelope) : params;
+    const envelope =
+      this.envelope && opts.capabilities
+        ? {
+            ...this.envelope,
+            clientCapabilities: { ...this.envelope.clientCapabilities, ...opts.capabilities },
+          }
+        : this.envelope;
+    const sent = envelope ? withEnvelope(params, envelope) : params;
     return this.pending.send(method, sent, opts, () => this.emit({ type: 'call_timeout', method }));
   }
 

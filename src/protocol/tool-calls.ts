@@ -112,6 +112,7 @@ async function request(
       timeoutMs: opts.timeoutMs,
       signal: opts.signal,
       result: { mode, maxBytes: opts.maxBytes, structuredRequired: opts.structuredRequired === true },
+      ...(opts.inputCapabilities ? { capabilities: opts.inputCapabilities } : {}),
       ...(opts.onProgress
         ? {
             progress: {

@@ -6,9 +6,13 @@ import type { CallOptions, InputRetry, TraceContext } from '../protocol/call-opt
 
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 
-/** Copies `trace`, `retry` and `passInputRequired` into `out`; returns why they are wrong, or undefined. */
+/** Copies `trace`, `retry`, `passInputRequired` and `inputCapabilities` into `out`; returns why they are wrong, or undefined. */
 export function checkCallExtras(o: Record<string, unknown>, out: CallOptions): string | undefined {
-  const { trace, retry, passInputRequired } = o;
+  const { trace, retry, passInputRequired, inputCapabilities } = o;
+  if (inputCapabilities !== undefined) {
+    if (!isRecord(inputCapabilities)) return 'inputCapabilities must be an object';
+    out.inputCapabilities = inputCapabilities;
+  }
   if (trace !== undefined) {
     if (!isRecord(trace)) return 'trace must be an object of traceparent, tracestate, baggage';
     const copy: TraceContext = {};

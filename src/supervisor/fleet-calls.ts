@@ -38,6 +38,8 @@ export interface FleetCallsDeps {
   scopes: 'checked' | 'unchecked' | undefined;
   /** The host's `onInputRequired` option: answers a server's `input_required` round. */
   onInputRequired?: InputHandler | undefined;
+  /** What `onInputRequired` can answer, declared on each call to a 2026 server (`inputCapabilities`). */
+  inputCapabilities?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -111,6 +113,14 @@ export class FleetCalls {
     } catch (err) {
       return failureFromError(err);
     }
+  }
+
+  /** A gateway's call declares what its client can answer; a host's, what its `onInputRequired` can. */
+  private capabilitiesFor(opts: CallOptions): { inputCapabilities?: Record<string, unknown> } {
+    const declared = opts.passInputRequired
+      ? opts.inputCapabilities
+      : (opts.inputCapabilities ?? (this.deps.onInputRequired ? this.deps.inputCapabilities : undefined));
+    return declared ? { inputCapabilities: declared } : {};
   }
 
   /** Checks a call and waits for its server to be ready, or says why the call cannot be made. */
@@ -187,6 +197,7 @@ export class FleetCalls {
       ...(opts.trace ? { trace: opts.trace } : {}),
       ...(opts.retry ? { retry: opts.retry } : {}),
       ...(opts.passInputRequired ? { passInputRequired: true } : {}),
+      ...this.capabilitiesFor(opts),
       ...progressOf(opts, timeoutMs, deadline),
     };
     return { ok: true, conn, tool, args: input.args, call };

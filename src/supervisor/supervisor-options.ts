@@ -66,6 +66,11 @@ export interface SupervisorOptions {
    * responses and the server's `requestState`, up to 8 rounds. Without it such a call fails `INPUT_REQUIRED`.
    */
   onInputRequired?: InputHandler;
+  /**
+   * What `onInputRequired` can answer, declared to 2026 servers in each call's client capabilities (a server may
+   * ask only for what is declared); default `{ elicitation: {} }`. Add `sampling: {}` or `roots: {}` to take those.
+   */
+  inputCapabilities?: Record<string, unknown>;
 }
 
 /** Who answers servers' sampling, elicitation and roots requests, as the options say. */

@@ -164,6 +164,7 @@ export class Supervisor {
       stopped: () => this.stopping !== undefined,
       scopes: options.scopes,
       onInputRequired: options.onInputRequired,
+      inputCapabilities: options.inputCapabilities ?? { elicitation: {} },
     });
   }
 

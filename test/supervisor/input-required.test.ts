@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../src/protocol/tool-calls.js';
 import type { InputRequest } from '../../src/supervisor/input-rounds.js';
@@ -18,12 +19,16 @@ beforeAll(async () => {
   const servers = () => [
     fixtureServer('a', ['--input-required', '2', '--meta-echo']),
     fixtureServer('forever', ['--input-required', '100']),
+    // A 2026-only server on the official SDK v2: it asks only for what a request's client capabilities declare.
+    fixtureServer('m', [], { args: [join(process.cwd(), 'test/fixtures/modern-server.mjs')] }),
   ];
   answering = f.create(fleetConfig(servers()), {
     onInputRequired: (request) => {
       asked.push(request);
       const [key] = Object.keys(request.inputRequests);
-      return { [key!]: { action: 'accept', content: { name: 'ada' } } };
+      return {
+        [key!]: { action: 'accept', content: request.server === 'm' ? { ok: true } : { name: 'ada' } },
+      };
     },
   }).sup;
   bare = f.create(fleetConfig(servers())).sup;
@@ -54,6 +59,15 @@ describe('input_required results (MCP 2026-07-28 multi round-trip requests)', ()
     });
     expect(!outcome.ok && outcome.message).toContain('confirm_1 (elicitation/create)');
     expect(await bare.callTool('a.ask_first', { text: 'x' })).toMatch(/^ERROR: .*needs input first/);
+  });
+
+  it('a 2026 server is told the host can answer elicitation, asks, and completes on the retry', async () => {
+    asked.length = 0;
+    const outcome = await answering.callToolOutcome('m.confirm', {});
+    expect(outcome).toEqual({ ok: true, text: 'confirmed: {"action":"accept","content":{"ok":true}}' });
+    expect(asked.map((r) => [r.server, Object.keys(r.inputRequests)])).toEqual([['m', ['confirm']]]);
+    // Without a handler nothing is declared, so the server may not ask: it refuses with its own error instead.
+    expect(await bare.callToolOutcome('m.confirm', {})).toMatchObject({ ok: false, rpcCode: -32021 });
   });
 
   it('a server that never stops asking ends the call INPUT_ROUNDS after 8 rounds', async () => {
