@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type InitializeResult,
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +11,9 @@ import type { Supervisor } from '../supervisor/supervisor.js';
 import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
 import { answerThroughFrontClient } from './gateway-client.js';
+import type { Envelope } from './gateway-era.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
+import { answerDiscover, EraTransport } from './gateway-modern.js';
 import { relayProgress } from './gateway-progress.js';
 import { GatewayResources } from './gateway-resources.js';
 import { gatewayResult } from './gateway-result.js';
@@ -50,6 +53,8 @@ export interface GatewayOptions {
 export class Gateway {
   readonly server: Server;
   private initialized = false;
+  /** The capabilities of the last 2026 request (stdio): the servers' requests go to that client as they say. */
+  private modernCaps: string | undefined;
   private closed = false;
   private announced = '';
   private timer: NodeJS.Timeout | undefined;
@@ -63,20 +68,16 @@ export class Gateway {
     private readonly started: Promise<void>,
     private readonly opts: GatewayOptions,
   ) {
-    this.server = new Server(
-      { name: opts.name, version: opts.version },
-      // Prompts, completions and logging are trimmed from the answer when no server offers them (GatewaySurface).
-      {
-        capabilities: gatewayCapabilities({
-          tools: true,
-          resources: { subscribe: true },
-          prompts: true,
-          completions: true,
-          logging: true,
-          tasks: GATEWAY_TASKS,
-        }),
-      },
-    );
+    const capabilities = gatewayCapabilities({
+      tools: true,
+      resources: { subscribe: true },
+      prompts: true,
+      completions: true,
+      logging: true,
+      tasks: GATEWAY_TASKS,
+    });
+    // Prompts, completions and logging are trimmed from the answer when no server offers them (GatewaySurface).
+    this.server = new Server({ name: opts.name, version: opts.version }, { capabilities });
     this.server.oninitialized = () => {
       this.initialized = true;
     };
@@ -91,24 +92,28 @@ export class Gateway {
       onWarn: opts.onWarn,
     });
     this.tasks = new GatewayTasks(this.server, sup, opts.onWarn, opts.maxResultBytes);
-    instructionsAtInitialize(
-      this.server,
-      async () => {
-        await settled(this.started, this.opts.listWaitMs ?? 10_000);
-        const { supervisor, servers } = this.sup.config;
-        const ownNamed = servers.filter((s) => s.namespace === false).map((s) => s.id);
-        return composeInstructions(this.sup.status(), supervisor.separator, ownNamed);
-      },
-      (result) => this.tasks.trim(this.resources.trim(this.surface.trim(result))),
-      () => {
-        if (this.opts.frontClient) this.opts.frontClient(this.server);
-        else answerThroughFrontClient(this.server, this.sup);
-        this.opts.onClient?.();
-      },
-    );
+    const compose = async () => {
+      await settled(this.started, this.opts.listWaitMs ?? 10_000);
+      const { supervisor, servers } = this.sup.config;
+      const ownNamed = servers.filter((s) => s.namespace === false).map((s) => s.id);
+      return composeInstructions(this.sup.status(), supervisor.separator, ownNamed);
+    };
+    const adjust = (result: InitializeResult) =>
+      this.tasks.trim(this.resources.trim(this.surface.trim(result)));
+    answerDiscover(this.server, {
+      info: { name: opts.name, version: opts.version },
+      capabilities,
+      compose,
+      adjust,
+    });
+    instructionsAtInitialize(this.server, compose, adjust, () => {
+      if (this.opts.frontClient) this.opts.frontClient(this.server);
+      else answerThroughFrontClient(this.server, this.sup);
+      this.opts.onClient?.();
+    });
     this.server.setRequestHandler(ListToolsRequestSchema, async () => {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);
-      const tools = this.sup.listTools().map(toMcpTool);
+      const tools = this.listed();
       this.announced = JSON.stringify(tools);
       return { tools };
     });
@@ -134,9 +139,29 @@ export class Gateway {
     });
   }
 
-  /** Starts answering on a transport (stdio for `serve`). */
+  /** Starts answering on a transport (stdio for `serve`): 2025 traffic after `initialize`, 2026 requests as they come. */
   connect(transport: Transport): Promise<void> {
-    return this.server.connect(transport);
+    return this.server.connect(new EraTransport(transport, (e) => this.modern(e)));
+  }
+
+  // A 2026 client never initializes: its first request starts the fleet, and over stdio (the only client) the
+  // capabilities of its latest request decide which of the servers' requests are routed to it.
+  private modern(envelope: Envelope): void {
+    if (this.closed) return;
+    const caps = JSON.stringify(envelope.capabilities);
+    if (caps === this.modernCaps) return;
+    const first = this.modernCaps === undefined;
+    this.modernCaps = caps;
+    if (!this.opts.frontClient) answerThroughFrontClient(this.server, this.sup, envelope.capabilities);
+    if (first) this.opts.onClient?.();
+  }
+
+  // Sorted by name, so both eras (and every replica) list the fleet in one order whatever order servers came up.
+  private listed(): Tool[] {
+    return this.sup
+      .listTools()
+      .map(toMcpTool)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** Stops notifying and closes the MCP session. */
@@ -164,7 +189,7 @@ export class Gateway {
 
   private announce(): void {
     if (this.closed || !this.initialized) return;
-    const now = JSON.stringify(this.sup.listTools().map(toMcpTool));
+    const now = JSON.stringify(this.listed());
     if (now === this.announced) return;
     this.announced = now;
     this.server.sendToolListChanged().catch((err: unknown) => {

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { envelopeOf } from './gateway-era.js';
 import type { HealthReport } from './healthz.js';
 import { authenticate, type BearerVerifier, type Caller } from './http-auth.js';
 import { checkHeaders, type HostGuard } from './http-guard.js';
+import type { ModernRequests } from './http-modern.js';
 import type { HttpSessions } from './http-sessions.js';
 
 /** The endpoint's path: `http://HOST:PORT/mcp`. */
@@ -16,6 +18,8 @@ export interface FrontOptions {
   /** Absent: no auth (only a loopback listener runs without it). */
   verifier?: BearerVerifier | undefined;
   sessions: HttpSessions;
+  /** 2026 requests: stateless, one Gateway per POST. */
+  modern: ModernRequests;
   health: () => { httpStatus: number; body: HealthReport };
   onWarn: (message: string) => void;
 }
@@ -23,8 +27,8 @@ export interface FrontOptions {
 /**
  * The request listener of `serve --http`. In order: `Host` and `Origin` (403), the path (404) and method (405),
  * the bearer token for `/mcp` (401), then the session: an `initialize` POST without `Mcp-Session-Id` opens one,
- * every other request goes to the session it names, if that session belongs to the same token (404 otherwise).
- * The MCP side of each request is the SDK's transport.
+ * every other request goes to the session it names, if that session belongs to the same token (404 otherwise);
+ * a POST without a session whose body carries the 2026 `_meta` envelope is answered statelessly. The MCP side of each request is the SDK's transport.
  */
 export function frontHandler(opts: FrontOptions): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -72,10 +76,11 @@ async function route(req: IncomingMessage, res: ServerResponse, opts: FrontOptio
   const body = await readJson(req);
   if (body === TOO_LARGE) return rpcError(res, 413, -32000, 'Request body too large');
   if (body === UNPARSABLE) return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
-  if (!isInitializeRequest(body))
-    return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
   if (opts.sessions.isClosed) return rpcError(res, 503, -32000, 'Server is stopping');
-  await opts.sessions.open(caller, req, res, body);
+  if (isInitializeRequest(body)) return opts.sessions.open(caller, req, res, body);
+  const envelope = envelopeOf(body);
+  if (envelope) return opts.modern.handle(caller, req, res, body, envelope);
+  return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 }
 
 const TOO_LARGE = Symbol('too large');

@@ -1,14 +1,16 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { CliError, usageError } from './errors.js';
 import { Gateway } from './gateway.js';
 import { healthReport } from './healthz.js';
 import { authority, type HttpAddress, isLoopback } from './http-address.js';
-import { tokenVerifier } from './http-auth.js';
+import { type Caller, tokenVerifier } from './http-auth.js';
 import { frontHandler, MCP_PATH } from './http-front.js';
 import { FrontClients } from './http-front-clients.js';
 import { hostGuard } from './http-guard.js';
+import { ModernRequests } from './http-modern.js';
 import { HttpSessions } from './http-sessions.js';
 import { loadTokens } from './http-tokens.js';
 import { openFleet } from './open-fleet.js';
@@ -51,19 +53,20 @@ export async function serveHttpCommand(
   const started = new Promise<void>((resolve) => {
     begin = resolve;
   }).then(() => sup.start());
+  const gatewayFor = (caller: Caller | undefined, frontClient: (server: McpServer) => void) =>
+    new Gateway(sup, started, {
+      name: 'mcp-supervisor',
+      version,
+      scopes: caller ? caller.scopes : (flags.scopes ?? []),
+      maxResultBytes: flags.maxResultBytes ?? config.serve?.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
+      onWarn,
+      onClient: () => begin(),
+      frontClient,
+    });
   const sessions = new HttpSessions({
     jsonResponse: Boolean(flags.jsonResponse),
     idleMs: flags.sessionIdle ?? DEFAULT_SESSION_IDLE_MS,
-    gateway: (caller) =>
-      new Gateway(sup, started, {
-        name: 'mcp-supervisor',
-        version,
-        scopes: caller ? caller.scopes : (flags.scopes ?? []),
-        maxResultBytes: flags.maxResultBytes ?? config.serve?.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
-        onWarn,
-        onClient: () => begin(),
-        frontClient: (server) => front.add(server),
-      }),
+    gateway: (caller) => gatewayFor(caller, (server) => front.add(server)),
     onOpen: (session) =>
       reporter.log('info', 'session opened', {
         session: session.id,
@@ -73,6 +76,12 @@ export async function serveHttpCommand(
       front.remove(gateway.server);
       if (session) reporter.log('info', 'session closed', { session: session.id, why });
     },
+  });
+
+  // A 2026 request's Gateway lives as long as its response; it takes no part in answering the servers' requests.
+  const modern = new ModernRequests({
+    jsonResponse: Boolean(flags.jsonResponse),
+    gateway: (caller) => gatewayFor(caller, () => {}),
   });
 
   let stopping = false;
@@ -85,6 +94,7 @@ export async function serveHttpCommand(
       guard: hostGuard(address.host, port, config.serve ?? {}),
       verifier: tokens && tokenVerifier(tokens),
       sessions,
+      modern,
       health: () => healthReport(sup.status(), stopping),
       onWarn,
     }),

@@ -1,0 +1,60 @@
+import type { ClientCapabilities, Implementation, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+
+/** The 2026 revisions `serve` answers without `initialize`: each request says its own version in `_meta`. */
+export const MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
+/** Every revision `serve` speaks, newest first: the modern ones, then the SDK's `initialize` ones. */
+export const SUPPORTED_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+export const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+
+/** The 2026 error for a request whose version the server does not speak; `data` lists the supported ones. */
+export const UNSUPPORTED_VERSION = -32022;
+/** The 2026 error for an HTTP header that disagrees with the body (answered with HTTP 400). */
+export const HEADER_MISMATCH = -32020;
+
+/** What a 2026 request says about its client, in place of an `initialize`. */
+export interface Envelope {
+  version: string;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+}
+
+/**
+ * The 2026 envelope of a request or notification: present when its `_meta` names a protocol version (whatever
+ * its value: an unsupported one is still a 2026 message, answered with the 2026 error). Undefined for 2025
+ * traffic, which never carries that key.
+ */
+export function envelopeOf(message: unknown): Envelope | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const params = (message as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const m = meta as Record<string, unknown>;
+  const version = m[VERSION_KEY];
+  if (version === undefined) return undefined;
+  const caps = m[CAPABILITIES_KEY];
+  const info = m[CLIENT_INFO_KEY];
+  return {
+    version: typeof version === 'string' ? version : String(version),
+    capabilities: typeof caps === 'object' && caps !== null ? (caps as ClientCapabilities) : {},
+    clientInfo: typeof info === 'object' && info !== null ? (info as Implementation) : undefined,
+  };
+}
+
+/** The 2026 answer to a request at a version `serve` does not speak, naming the ones it does. */
+export function unsupportedVersion(id: string | number, requested: string): JSONRPCMessage {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: UNSUPPORTED_VERSION,
+      message: `Unsupported protocol version: ${requested} (supported: ${MODERN_VERSIONS.join(', ')})`,
+      data: { supported: [...MODERN_VERSIONS], requested },
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import type { Gateway } from './gateway.js';
+import { type Envelope, HEADER_MISMATCH, MODERN_VERSIONS, unsupportedVersion } from './gateway-era.js';
+import type { Caller } from './http-auth.js';
+
+/** The methods whose `Mcp-Name` header mirrors a field of the body, and which field. */
+const NAME_SOURCE: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+export interface ModernOptions {
+  /** A Gateway for one request, checking calls against `caller`'s scopes. */
+  gateway: (caller: Caller | undefined) => Gateway;
+  jsonResponse: boolean;
+}
+
+/** Why a 2026 POST is refused before it reaches a Gateway: the HTTP status and the JSON-RPC error body. */
+export interface Refusal {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * 2026 requests over HTTP: no session, so each POST gets its own Gateway over the shared fleet and a stateless
+ * SDK transport, closed when the response ends. Nothing of a client is kept between its requests, so any
+ * `serve --http` replica over the same config answers any of them.
+ */
+export class ModernRequests {
+  constructor(private readonly opts: ModernOptions) {}
+
+  async handle(
+    caller: Caller | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    envelope: Envelope,
+  ): Promise<void> {
+    const refused = checkModern(req.headers, body, envelope);
+    if (refused) {
+      res.writeHead(refused.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(refused.body));
+      return;
+    }
+    // The SDK v1 transport knows only the 2025 revisions and refuses any other in this header; the body's
+    // envelope, checked above, is what this request is answered by.
+    // (It reads the raw header list.)
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      if (req.rawHeaders[i]!.toLowerCase() === 'mcp-protocol-version')
+        req.rawHeaders[i + 1] = LATEST_PROTOCOL_VERSION;
+    req.headers['mcp-protocol-version'] = LATEST_PROTOCOL_VERSION;
+    const gateway = this.opts.gateway(caller);
+    // No session id generator: the SDK transport is then stateless (no Mcp-Session-Id, no initialize needed).
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: this.opts.jsonResponse });
+    res.once('close', () => void gateway.close());
+    await gateway.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+}
+
+/**
+ * The 2026 checks on a POST's headers against its body: `MCP-Protocol-Version` names the envelope's revision,
+ * which `serve` must speak; `Mcp-Method` names the body's method; `Mcp-Name` the tool, prompt, resource or task
+ * the body names (the tool's exposed, namespaced name). Notifications need no headers.
+ */
+export function checkModern(
+  headers: IncomingMessage['headers'],
+  body: unknown,
+  envelope: Envelope,
+): Refusal | undefined {
+  const msg = body as { id?: string | number; method?: string; params?: Record<string, unknown> };
+  const isRequest = msg.id !== undefined && typeof msg.method === 'string';
+  const id = isRequest ? msg.id! : null;
+  const mismatch = (message: string): Refusal => ({
+    status: 400,
+    body: { jsonrpc: '2.0', id, error: { code: HEADER_MISMATCH, message } },
+  });
+  const version = header(headers, 'mcp-protocol-version');
+  if (version !== undefined && version !== envelope.version)
+    return mismatch(
+      `Header mismatch: MCP-Protocol-Version is ${version}, the request's _meta says ${envelope.version}`,
+    );
+  if (!MODERN_VERSIONS.includes(envelope.version))
+    return { status: 400, body: { ...unsupportedVersion(id ?? 0, envelope.version), id } };
+  if (!isRequest) return undefined;
+  if (version === undefined) return mismatch('Header mismatch: MCP-Protocol-Version header is required');
+  const method = header(headers, 'mcp-method');
+  if (method === undefined) return mismatch('Header mismatch: Mcp-Method header is required');
+  if (method !== msg.method)
+    return mismatch(`Header mismatch: Mcp-Method is ${method}, the body's method is ${msg.method}`);
+  const field = NAME_SOURCE[msg.method!];
+  const value = field === undefined ? undefined : msg.params?.[field];
+  if (typeof value !== 'string') return undefined;
+  const name = header(headers, 'mcp-name');
+  if (name === undefined) return mismatch('Header mismatch: Mcp-Name header is required');
+  const decoded = decodeHeader(name);
+  if (decoded !== value)
+    return mismatch(`Header mismatch: Mcp-Name is ${name}, the body's params.${field} is ${value}`);
+  return undefined;
+}
+
+function header(headers: IncomingMessage['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+// A value that is not plain visible ASCII travels as `=?base64?…?=`.
+function decodeHeader(value: string): string | undefined {
+  const m = /^=\?base64\?(.*)\?=$/.exec(value.trim());
+  if (!m) return value.trim();
+  try {
+    return Buffer.from(m[1]!, 'base64').toString('utf8');
+  } catch {
+    return undefined;
+  }
+}

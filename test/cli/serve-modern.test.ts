@@ -1,0 +1,165 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cliProcesses, ensureBuilt, ROOT } from './helpers.js';
+import { type HttpServe, httpClient, MCP_POST, raw, startHttpServe } from './http-helpers.js';
+import { writeConfig } from './serve-helpers.js';
+
+// One fleet config, two `serve --http` replicas over it, and 2025 and 2026 clients against them side by side.
+const cli = cliProcesses();
+const v1: Client[] = [];
+const v2: ClientV2[] = [];
+let config: string;
+let a: HttpServe;
+let b: HttpServe;
+
+const MODERN = '2026-07-28';
+const pinned = () =>
+  new ClientV2({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+const text = (r: object) => ((r as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text ?? '';
+
+beforeAll(async () => {
+  await ensureBuilt();
+  ({ config } = writeConfig(cli.tempDir(), { fxFlags: ['--prompts', '1', '--resources', '1'] }));
+  [a, b] = await Promise.all([startHttpServe(cli, config), startHttpServe(cli, config)]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([...v1, ...v2].splice(0).map((c) => c.close().catch(() => {})));
+  await cli.reap();
+});
+
+/** A raw 2026 request: the envelope in `_meta` and the standard headers, each overridable. */
+function modernPost(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string>,
+) {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta } });
+  return raw(url, {
+    method: 'POST',
+    headers: { ...MCP_POST, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method, ...headers },
+    body,
+  });
+}
+
+describe('serve answers both eras on one endpoint', () => {
+  it('over HTTP: a pinned 2026 client discovers, lists in order, calls, reads and gets prompts beside a 2025 client', async () => {
+    const { client: old } = await httpClient(a.url, v1);
+    const modern = pinned();
+    v2.push(modern);
+    await modern.connect(new HttpV2(a.url));
+    expect(modern.getServerVersion()?.name).toBe('mcp-supervisor');
+
+    const [mine, theirs] = await Promise.all([modern.listTools(), old.listTools()]);
+    const names = mine.tools.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+    expect(names).toEqual(theirs.tools.map((t) => t.name));
+    expect(names).toEqual(expect.arrayContaining(['fx.echo', 'ev.echo']));
+
+    const called = await modern.callTool({ name: 'fx.echo', arguments: { text: 'modern' } });
+    expect(text(called)).toBe('modern');
+    expect(text(await old.callTool({ name: 'fx.echo', arguments: { text: 'old' } }))).toBe('old');
+
+    const { resources } = await modern.listResources();
+    const fx = resources.find((r) => r.uri.includes('fixture'))!;
+    const read = await modern.readResource({ uri: fx.uri });
+    expect(read.contents.length).toBeGreaterThan(0);
+    const { prompts } = await modern.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain('fx.prompt_1');
+    const got = await modern.getPrompt({ name: 'fx.prompt_1', arguments: { topic: 'eras' } });
+    expect(got.messages[0]?.content).toEqual({ type: 'text', text: 'prompt_1 about eras' });
+  }, 30_000);
+
+  it('over HTTP: two replicas answer alternate stateless requests of one 2026 client, with no session id', async () => {
+    // Each request carries everything: the same question to either replica gets the same answer.
+    for (const [i, url] of [a.url, b.url, a.url, b.url].entries()) {
+      const r = await modernPost(
+        url,
+        'tools/call',
+        { name: 'fx.echo', arguments: { text: `n${i}` } },
+        {
+          'Mcp-Name': 'fx.echo',
+        },
+      );
+      expect(r.status).toBe(200);
+      expect(r.headers['mcp-session-id']).toBeUndefined();
+      expect(r.body).toContain(`"text":"n${i}"`);
+    }
+    const listed = await Promise.all([a.url, b.url].map((u) => modernPost(u, 'tools/list', {}, {})));
+    const names = listed.map((r) => [...r.body.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]).join(','));
+    expect(names[0]).toBe(names[1]);
+  }, 30_000);
+
+  it('over HTTP: Mcp-Method or Mcp-Name disagreeing with the body is a 400 header mismatch', async () => {
+    const wrongMethod = await modernPost(a.url, 'tools/list', {}, { 'Mcp-Method': 'prompts/list' });
+    expect(wrongMethod.status).toBe(400);
+    expect(JSON.parse(wrongMethod.body).error.code).toBe(-32020);
+    // The header names the exposed, namespaced tool: the server's own name is not it.
+    const ownName = await modernPost(
+      a.url,
+      'tools/call',
+      { name: 'fx.echo', arguments: { text: 'x' } },
+      {
+        'Mcp-Name': 'echo',
+      },
+    );
+    expect(ownName.status).toBe(400);
+    expect(JSON.parse(ownName.body).error.code).toBe(-32020);
+    const versionHeader = await modernPost(a.url, 'tools/list', {}, { 'MCP-Protocol-Version': '2025-11-25' });
+    expect(versionHeader.status).toBe(400);
+    expect(JSON.parse(versionHeader.body).error.code).toBe(-32020);
+  });
+
+  it('over HTTP: an unsupported 2026-style version gets the unsupported-version error listing the supported ones', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/list',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
+    const r = await raw(a.url, {
+      method: 'POST',
+      headers: { ...MCP_POST, 'MCP-Protocol-Version': '2099-01-01', 'Mcp-Method': 'tools/list' },
+      body,
+    });
+    expect(r.status).toBe(400);
+    const { error, id } = JSON.parse(r.body);
+    expect(id).toBe(3);
+    expect(error.code).toBe(-32022);
+    expect(error.data).toEqual({ supported: [MODERN], requested: '2099-01-01' });
+  });
+
+  it('over stdio: a pinned 2026 client with no initialize starts the fleet, lists in order and calls', async () => {
+    const modern = pinned();
+    v2.push(modern);
+    const transport = new StdioV2({
+      command: process.execPath,
+      args: [BIN, 'serve', config, '--trust-all'],
+      cwd: ROOT,
+      env: { ...(process.env as Record<string, string>), MCP_SUPERVISOR_TRUST_STORE: `${config}.trust.json` },
+      stderr: 'pipe',
+    });
+    await modern.connect(transport);
+    if (transport.pid) cli.trackPid(transport.pid);
+    const { tools } = await modern.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+    expect(names).toEqual(expect.arrayContaining(['fx.echo', 'ev.echo']));
+    expect(text(await modern.callTool({ name: 'fx.echo', arguments: { text: 'piped' } }))).toBe('piped');
+    const { prompts } = await modern.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain('fx.prompt_1');
+  }, 30_000);
+});
