@@ -1,7 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   type InitializeResult,
   ListToolsRequestSchema,
@@ -12,6 +11,7 @@ import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
 import { answerThroughFrontClient } from './gateway-client.js';
 import type { Envelope } from './gateway-era.js';
+import { CallToolRetrySchema, frontCallOptions } from './gateway-input.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { answerDiscover, EraTransport } from './gateway-modern.js';
 import { relayProgress } from './gateway-progress.js';
@@ -117,7 +117,7 @@ export class Gateway {
       this.announced = JSON.stringify(tools);
       return { tools };
     });
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    this.server.setRequestHandler(CallToolRetrySchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
       const scopes = this.opts.scopes ?? [];
       const progress = relayProgress(request.params._meta, extra, this.opts.onWarn);
@@ -127,6 +127,7 @@ export class Gateway {
         return this.tasks.call(name, args, request.params.task, { signal: extra.signal, scopes });
       }
       const result = await this.sup.callToolResult(name, args, {
+        ...frontCallOptions(request.params),
         signal: extra.signal,
         scopes,
         ...progress,

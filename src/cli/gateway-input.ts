@@ -1,0 +1,42 @@
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '../framing/is-record.js';
+import type { CallOptions } from '../protocol/call-options.js';
+
+const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
+/** What a client can answer when a server asks for input. */
+const INPUT_KINDS = ['elicitation', 'sampling', 'roots'] as const;
+
+/**
+ * `tools/call` with every param kept: the SDK's schema drops keys it does not know, and a 2026 retry's
+ * `inputResponses` and `requestState` must reach the server as the client sent them.
+ */
+export const CallToolRetrySchema = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.loose(),
+});
+
+/**
+ * What a front client's `tools/call` asks of the fleet beyond the name and arguments: its trace context, passed
+ * to the server's request; and for a 2026 client, its retry of an `input_required` round (sent on as given), the
+ * kinds of input it declared it can answer, and that an `input_required` answer comes back to it as it came (a
+ * 2025 client cannot retry, so for it the call fails `INPUT_REQUIRED` instead).
+ */
+export function frontCallOptions(params: Record<string, unknown>): CallOptions {
+  const meta = isRecord(params._meta) ? params._meta : {};
+  const out: CallOptions = {};
+  const trace = Object.fromEntries(
+    TRACE_KEYS.flatMap((k) => (typeof meta[k] === 'string' ? [[k, meta[k]]] : [])),
+  );
+  if (Object.keys(trace).length > 0) out.trace = trace;
+  if (meta[VERSION_KEY] === undefined) return out;
+  out.passInputRequired = true;
+  const caps = isRecord(meta[CAPABILITIES_KEY]) ? meta[CAPABILITIES_KEY] : {};
+  const declared = Object.fromEntries(INPUT_KINDS.flatMap((k) => (isRecord(caps[k]) ? [[k, caps[k]]] : [])));
+  if (Object.keys(declared).length > 0) out.inputCapabilities = declared;
+  const retry: NonNullable<CallOptions['retry']> = {};
+  if (isRecord(params.inputResponses)) retry.inputResponses = params.inputResponses;
+  if (typeof params.requestState === 'string') retry.requestState = params.requestState;
+  if (Object.keys(retry).length > 0) out.retry = retry;
+  return out;
+}

@@ -1,0 +1,85 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/cli/gateway.js';
+import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
+
+// The gateway on a real fleet (fixture processes), its front end an in-memory pair that raw JSON-RPC goes through.
+const f = fleets();
+let gateway: Gateway;
+let front: InMemoryTransport;
+const answers = new Map<number, (m: JSONRPCMessage) => void>();
+let nextId = 1;
+
+const stateOf = (n: number) => `round:${n};\u00e9\u0065\u0301\u2028"\\ \u{1f642}`;
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+
+beforeAll(async () => {
+  const { sup } = f.create(fleetConfig([fixtureServer('a', ['--input-required', '1', '--meta-echo'])]));
+  const started = sup.start();
+  await started;
+  gateway = new Gateway(sup, started, { name: 'gw', version: '1' });
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  front = client;
+  front.onmessage = (m) => {
+    if ('id' in m && typeof m.id === 'number') answers.get(m.id)?.(m);
+  };
+  await front.start();
+  await gateway.connect(server);
+}, 20_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await f.reap();
+});
+
+function call(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const id = nextId++;
+  return new Promise((resolve) => {
+    answers.set(id, (m) => resolve(m as unknown as Record<string, unknown>));
+    void front.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage);
+  });
+}
+
+describe('input_required and trace context through serve', () => {
+  it("a 2026 client gets input_required with the server's requestState as given, and its retry completes", async () => {
+    const first = await call({ name: 'a.ask_first', arguments: { text: 'go' }, _meta: envelope });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      requestState: stateOf(1),
+      inputRequests: { confirm_1: { method: 'elicitation/create' } },
+    });
+    const retry = await call({
+      name: 'a.ask_first',
+      arguments: { text: 'go' },
+      inputResponses: { confirm_1: { action: 'accept', content: { name: 'cy' } } },
+      requestState: stateOf(1),
+      _meta: envelope,
+    });
+    expect(retry.result).toMatchObject({
+      content: [{ type: 'text', text: expect.stringMatching(/^go confirmed by cy after 1 rounds/) }],
+    });
+  });
+
+  it('a 2025 client, which cannot retry, gets the call failed INPUT_REQUIRED', async () => {
+    const answer = await call({ name: 'a.ask_first', arguments: { text: 'go' } });
+    expect(answer.result).toMatchObject({
+      isError: true,
+      _meta: { 'mcp-supervisor/code': 'INPUT_REQUIRED' },
+    });
+  });
+
+  it("the client's traceparent and tracestate reach the server's request", async () => {
+    const meta = { traceparent: TRACEPARENT, tracestate: 'k=v' };
+    for (const extra of [{}, envelope]) {
+      const answer = await call({ name: 'a.request_meta', arguments: {}, _meta: { ...extra, ...meta } });
+      const text = (answer.result as { content: Array<{ text: string }> }).content[0]!.text;
+      expect(JSON.parse(text)).toMatchObject(meta);
+    }
+  });
+});
