@@ -30,7 +30,7 @@ export function createFleetActor(
           process: processActor(deps, eras),
           handshake: handshakeActor(deps, eras),
           vetTools: vetToolsActor(deps),
-          pinger: pingerActor(deps),
+          pinger: pingerActor(deps, options.clock),
         },
       }),
     },

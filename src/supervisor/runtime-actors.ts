@@ -19,6 +19,7 @@ import type { FramePool } from '../workers/frame-pool.js';
 import type { ClientSide } from './client-side.js';
 import type { Connections } from './connections.js';
 import { eraKey } from './era-key.js';
+import type { SupervisorClock } from './supervisor-options.js';
 
 export type { GateVerdict };
 
@@ -180,30 +181,43 @@ export function vetToolsActor(deps: Pick<RuntimeDeps, 'filterTools'>) {
   }));
 }
 
-/** The health actor: an MCP ping every `health.interval`, one at a time, reporting each outcome. */
-export function pingerActor(deps: Pick<RuntimeDeps, 'connections'>) {
+/**
+ * The health actor: a health check every `health.interval` (a 2025 `ping`, a 2026 `server/discover`), one at a
+ * time, reporting each outcome. The interval runs on the host's clock when it gave one, like the machines' timers.
+ */
+export function pingerActor(deps: Pick<RuntimeDeps, 'connections'>, clock?: SupervisorClock) {
   return fromCallback<{ type: 'noop' }, PingerInput>(({ input, sendBack }) => {
     const { intervalMs, timeoutMs } = input.server.health;
     if (intervalMs <= 0) return () => {};
     const conn = deps.connections.of(input.server.id, input.generation);
     if (!conn) return () => {};
+    const timers = clock ?? unrefTimers;
     let busy = false;
     let ended = false;
-    const timer = setInterval(() => {
+    let timer: unknown;
+    const tick = () => {
+      if (ended) return;
+      timer = timers.setTimeout(tick, intervalMs);
       if (busy) return;
       busy = true;
       void conn.ping(timeoutMs).then((ok) => {
         busy = false;
         if (!ended) sendBack({ type: ok ? 'HEALTH.OK' : 'HEALTH.FAIL' });
       });
-    }, intervalMs);
-    timer.unref();
+    };
+    timer = timers.setTimeout(tick, intervalMs);
     return () => {
       ended = true;
-      clearInterval(timer);
+      timers.clearTimeout(timer);
     };
   });
 }
+
+/** Real timers that never keep the host alive on their own. */
+const unrefTimers: SupervisorClock = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (t) => clearTimeout(t),
+};
 
 /** The connection of this spawn; gone only if its process already exited, whose exit the machine hears of next. */
 function connectionOf(connections: Connections, id: string, generation: number): McpConnection {
