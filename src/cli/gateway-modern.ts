@@ -10,7 +10,10 @@ import { z } from 'zod';
 import {
   type Envelope,
   envelopeOf,
+  invalidEnvelope,
+  MODERN_METHODS,
   MODERN_VERSIONS,
+  methodNotFound,
   SERVER_INFO_KEY,
   SUPPORTED_VERSIONS,
   unsupportedVersion,
@@ -104,11 +107,21 @@ export class EraTransport implements Transport {
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const envelope = envelopeOf(message);
     if (envelope) {
-      if (!MODERN_VERSIONS.includes(envelope.version)) {
-        if ('id' in message && 'method' in message)
-          void this.inner.send(unsupportedVersion(message.id, envelope.version)).catch(() => {});
+      const request = 'id' in message && 'method' in message ? message : undefined;
+      const refusal = !request
+        ? undefined
+        : envelope.missing.length > 0
+          ? invalidEnvelope(request.id, envelope.missing)
+          : !MODERN_VERSIONS.includes(envelope.version)
+            ? unsupportedVersion(request.id, envelope.version)
+            : !MODERN_METHODS.has(request.method)
+              ? methodNotFound(request.id, request.method)
+              : undefined;
+      if (refusal) {
+        void this.inner.send(refusal).catch(() => {});
         return;
       }
+      if (envelope.missing.length > 0 || !MODERN_VERSIONS.includes(envelope.version)) return;
       this.onModern(envelope);
       if ('id' in message && 'method' in message) this.modern.set(message.id, message.method);
     }

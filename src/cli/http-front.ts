@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { envelopeOf } from './gateway-era.js';
+import { envelopeOf, MODERN_VERSIONS } from './gateway-era.js';
 import type { HealthReport } from './healthz.js';
 import { authenticate, type BearerVerifier, type Caller } from './http-auth.js';
 import { checkHeaders, type HostGuard } from './http-guard.js';
@@ -77,9 +77,12 @@ async function route(req: IncomingMessage, res: ServerResponse, opts: FrontOptio
   if (body === TOO_LARGE) return rpcError(res, 413, -32000, 'Request body too large');
   if (body === UNPARSABLE) return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
   if (opts.sessions.isClosed) return rpcError(res, 503, -32000, 'Server is stopping');
-  if (isInitializeRequest(body)) return opts.sessions.open(caller, req, res, body);
+  // A 2026 request says so in its `_meta`, or at least in its version header (then a missing `_meta` is its error).
   const envelope = envelopeOf(body);
-  if (envelope) return opts.modern.handle(caller, req, res, body, envelope);
+  const version = req.headers['mcp-protocol-version'];
+  if (envelope || (typeof version === 'string' && MODERN_VERSIONS.includes(version)))
+    return opts.modern.handle(caller, req, res, body, envelope);
+  if (isInitializeRequest(body)) return opts.sessions.open(caller, req, res, body);
   return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 }
 

@@ -2,7 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { Gateway } from './gateway.js';
-import { type Envelope, HEADER_MISMATCH, MODERN_VERSIONS, unsupportedVersion } from './gateway-era.js';
+import {
+  type Envelope,
+  HEADER_MISMATCH,
+  invalidEnvelope,
+  MODERN_METHODS,
+  MODERN_VERSIONS,
+  methodNotFound,
+  unsupportedVersion,
+} from './gateway-era.js';
 import type { Caller } from './http-auth.js';
 
 /** The methods whose `Mcp-Name` header mirrors a field of the body, and which field. */
@@ -40,7 +48,7 @@ export class ModernRequests {
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
-    envelope: Envelope,
+    envelope: Envelope | undefined,
   ): Promise<void> {
     const refused = checkModern(req.headers, body, envelope);
     if (refused) {
@@ -71,7 +79,7 @@ export class ModernRequests {
 export function checkModern(
   headers: IncomingMessage['headers'],
   body: unknown,
-  envelope: Envelope,
+  envelope: Envelope | undefined,
 ): Refusal | undefined {
   const msg = body as { id?: string | number; method?: string; params?: Record<string, unknown> };
   const isRequest = msg.id !== undefined && typeof msg.method === 'string';
@@ -80,19 +88,23 @@ export function checkModern(
     status: 400,
     body: { jsonrpc: '2.0', id, error: { code: HEADER_MISMATCH, message } },
   });
+  if (envelope === undefined || envelope.missing.length > 0)
+    return { status: 400, body: invalidEnvelope(id, envelope?.missing ?? []) };
   const version = header(headers, 'mcp-protocol-version');
   if (version !== undefined && version !== envelope.version)
     return mismatch(
       `Header mismatch: MCP-Protocol-Version is ${version}, the request's _meta says ${envelope.version}`,
     );
   if (!MODERN_VERSIONS.includes(envelope.version))
-    return { status: 400, body: { ...unsupportedVersion(id ?? 0, envelope.version), id } };
+    return { status: 400, body: unsupportedVersion(id, envelope.version) };
   if (!isRequest) return undefined;
   if (version === undefined) return mismatch('Header mismatch: MCP-Protocol-Version header is required');
   const method = header(headers, 'mcp-method');
   if (method === undefined) return mismatch('Header mismatch: Mcp-Method header is required');
   if (method !== msg.method)
     return mismatch(`Header mismatch: Mcp-Method is ${method}, the body's method is ${msg.method}`);
+  // Before any Gateway is made: the 2025-only methods are unknown here, and HTTP says so with 404.
+  if (!MODERN_METHODS.has(msg.method!)) return { status: 404, body: methodNotFound(id, msg.method!) };
   const field = NAME_SOURCE[msg.method!];
   const value = field === undefined ? undefined : msg.params?.[field];
   if (typeof value !== 'string') return undefined;

@@ -8,6 +8,8 @@ import { parse } from 'yaml';
 import { ROOT } from '../cli/helpers.js';
 
 export const SUITE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+/** The 0.2.0 alpha (npm alias `conformance-next`), which holds the 2026-07-28 requirement set. */
+export const SUITE_NEXT = join(ROOT, 'node_modules', 'conformance-next', 'dist', 'index.js');
 export const BASELINE = join(ROOT, 'test', 'conformance', 'baseline.yml');
 
 /** The platforms the registry has a Node 22 package for (test/conformance/node22/package.json). */
@@ -41,10 +43,18 @@ export interface SuiteRun {
   output: string;
 }
 
-/** Runs the suite with `args`; ends it (SIGKILL) after `ms`. Every child is in `children` until it exits. */
-export function runSuite(args: string[], ms: number, children: Set<ChildProcess>): Promise<SuiteRun> {
+/**
+ * Runs the suite (`suite`: 0.1.16 by default, or {@link SUITE_NEXT}) with `args`; ends it (SIGKILL) after `ms`.
+ * Every child is in `children` until it exits.
+ */
+export function runSuite(
+  args: string[],
+  ms: number,
+  children: Set<ChildProcess>,
+  suite = SUITE,
+): Promise<SuiteRun> {
   return new Promise((resolve) => {
-    const child = spawn(NODE22, [SUITE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE22, [suite, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let output = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -111,16 +121,28 @@ export function readResults(dir: string, prefix = ''): ScenarioResult[] {
   return out.sort((a, b) => a.scenario.localeCompare(b.scenario));
 }
 
-/** The expected failures: the suite's `server`/`client` lists, and ours, `reasons`, one per listed scenario. */
+/**
+ * The expected failures: the suite's `server`/`client` lists, `server2026` for the 2026-07-28 requirement run
+ * (handed to the alpha as its own `server` list), and ours: `reasons` one per scenario of `server`/`client`,
+ * `reasons2026` one per scenario of `server2026` (the same name may fail in one run and pass in the other).
+ */
 export interface Baseline {
   server: string[];
   client: string[];
+  server2026: string[];
   reasons: Record<string, string>;
+  reasons2026: Record<string, string>;
 }
 
 export function readBaseline(): Baseline {
   const doc = (parse(readFileSync(BASELINE, 'utf8')) ?? {}) as Partial<Baseline>;
-  return { server: doc.server ?? [], client: doc.client ?? [], reasons: doc.reasons ?? {} };
+  return {
+    server: doc.server ?? [],
+    client: doc.client ?? [],
+    server2026: doc.server2026 ?? [],
+    reasons: doc.reasons ?? {},
+    reasons2026: doc.reasons2026 ?? {},
+  };
 }
 
 /** What keeps `results` from matching `expected` (scenarios expected to fail): empty when they match. */

@@ -1,0 +1,103 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { alive, cliProcesses, ensureBuilt, pidOf, ROOT } from '../cli/helpers.js';
+import {
+  assertNode22Installed,
+  baselineMismatches,
+  killSuites,
+  NODE22_UNAVAILABLE,
+  readBaseline,
+  readResults,
+  runSuite,
+  SUITE_NEXT,
+} from './suite.js';
+
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'conformance-server.mjs');
+const REVISION = '2026-07-28';
+
+if (NODE22_UNAVAILABLE)
+  console.warn(`SKIPPED the 2026-07-28 conformance run against serve --http: ${NODE22_UNAVAILABLE}`);
+
+const cli = cliProcesses();
+const suites = new Set<ChildProcess>();
+const outDirs: string[] = [];
+beforeAll(ensureBuilt, 120_000);
+afterEach(async () => {
+  killSuites(suites);
+  await cli.reap();
+  for (const d of outDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** `serve --http` over the stdio conformance fixture, its names unchanged; the URL it printed. */
+async function serveFixture(dir: string): Promise<string> {
+  const config = join(dir, 'fleet.yaml');
+  writeFileSync(
+    config,
+    [
+      'servers:',
+      '  conformance:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(FIXTURE)}, ${JSON.stringify(`--pid-file=${join(dir, 'conformance.pid.json')}`)}]`,
+      '    namespace: false',
+      '    allow: [sampling, elicitation]',
+      '    timeouts: { startup: 10s, call: 10s, shutdown: 2s }',
+      '',
+    ].join('\n'),
+  );
+  const serve = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all']);
+  await serve.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/m, 15_000);
+  return /^listening on (\S+)$/m.exec(serve.stderr())![1]!;
+}
+
+describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
+  `the official conformance suite's ${REVISION} requirements against serve --http`,
+  () => {
+    it('passes every required server scenario except the 2026 baseline, each entry failing for a stated reason', async () => {
+      assertNode22Installed();
+      const baseline = readBaseline();
+      for (const name of baseline.server2026)
+        expect(baseline.reasons2026[name], `reason for ${name}`).toMatch(/\w{10}/);
+      expect(Object.keys(baseline.reasons2026).filter((k) => !baseline.server2026.includes(k))).toEqual([]);
+
+      const listed = await runSuite(
+        ['list', '--server', '--requirements', REVISION],
+        20_000,
+        suites,
+        SUITE_NEXT,
+      );
+      expect(listed.code, listed.output).toBe(0);
+      // The required server scenarios come before the client ones; after them, those run but never scored
+      // (extensions, pending), each marked `[server]` or `[client]`.
+      const [required = '', rest = ''] = listed.output.split(/^Client scenarios/m);
+      const scenarios = [
+        ...[...required.matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]!),
+        ...[...rest.matchAll(/^\s+- (\S+) \[server\]$/gm)].map((m) => m[1]!),
+      ];
+      expect(scenarios.length).toBeGreaterThanOrEqual(30);
+
+      const dir = cli.tempDir();
+      const url = await serveFixture(dir);
+      const out = mkdtempSync(join(tmpdir(), 'mcp-sup-conformance-2026-'));
+      outDirs.push(out);
+      // The alpha reads only `server` from its baseline file: this run's section, handed over under that name.
+      const expected = join(out, 'expected-2026.yml');
+      writeFileSync(expected, stringify({ server: baseline.server2026 }));
+      const run = await runSuite(
+        ['server', '--url', url, '--requirements', REVISION, '--expected-failures', expected, '-o', out],
+        60_000,
+        suites,
+        SUITE_NEXT,
+      );
+      const results = readResults(out, 'server-');
+
+      expect(results.map((r) => r.scenario).sort(), run.output).toEqual([...scenarios].sort());
+      expect(baselineMismatches(results, baseline.server2026), run.output).toEqual([]);
+      expect(run.code, run.output).toBe(0);
+      expect(alive(await pidOf(dir, 'conformance'))).toBe(true);
+    }, 90_000);
+  },
+);
