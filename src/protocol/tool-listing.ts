@@ -19,15 +19,37 @@ export interface ListingCut {
   bytes: number;
 }
 
-/** The tools of every page taken, and the cut when the listing did not reach its end. */
+/** A list result's cache hints (MCP 2026-07-28): how long it stays fresh, and who may keep a copy. */
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
+/** The tools of every page taken, the cut when the listing did not reach its end, and the pages' cache hint. */
 export interface Listing {
   tools: DiscoveredTool[];
   cut?: ListingCut;
+  /** The shortest ttl of the pages, `private` if any page was; absent when no page gave one. */
+  hint?: CacheHint;
 }
 
 interface Page {
   tools?: unknown;
   nextCursor?: unknown;
+  ttlMs?: unknown;
+  cacheScope?: unknown;
+}
+
+/** The hint of a listing so far and one more page: the page's ttl counts only when it is a whole ms figure ≥ 0. */
+export function mergeHint(hint: CacheHint | undefined, page: Page): CacheHint | undefined {
+  const { ttlMs, cacheScope } = page;
+  if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs < 0) return hint;
+  const scope = cacheScope === 'public' ? 'public' : 'private';
+  if (!hint) return { ttlMs, cacheScope: scope };
+  return {
+    ttlMs: Math.min(hint.ttlMs, ttlMs),
+    cacheScope: hint.cacheScope === 'private' || scope === 'private' ? 'private' : 'public',
+  };
 }
 
 /**
@@ -41,10 +63,12 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
   const deadline = performance.now() + bounds.timeoutMs;
   let cursor: string | undefined;
   let bytes = 0;
+  let hint: CacheHint | undefined;
   for (let pages = 0; ; pages++) {
     const cut = (bound: ListingCut['bound'], limit: number): Listing => ({
       tools,
       cut: { bound, limit, pages, bytes },
+      ...(hint ? { hint } : {}),
     });
     if (pages >= bounds.maxPages) return cut('pages', bounds.maxPages);
     const left = Math.ceil(deadline - performance.now());
@@ -71,11 +95,13 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
     const size = Buffer.byteLength(JSON.stringify(result.tools), 'utf8');
     if (bytes + size > bounds.maxBytes) return cut('bytes', bounds.maxBytes);
     bytes += size;
+    hint = mergeHint(hint, result);
     for (const t of result.tools) {
       if (typeof t === 'object' && t !== null && typeof (t as DiscoveredTool).name === 'string')
         tools.push(t as DiscoveredTool);
     }
-    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return { tools };
+    if (typeof result.nextCursor !== 'string' || result.nextCursor === '')
+      return hint ? { tools, hint } : { tools };
     // A server that hands back a cursor it already gave would page forever.
     if (seen.has(result.nextCursor))
       throw new SupervisorError('INVALID_RESPONSE', 'tools/list repeated a cursor');

@@ -19,6 +19,7 @@ import type { FramePool } from '../workers/frame-pool.js';
 import type { ClientSide } from './client-side.js';
 import type { Connections } from './connections.js';
 import { eraKey } from './era-key.js';
+import type { ListHints } from './list-hints.js';
 import type { SupervisorClock } from './supervisor-options.js';
 
 export type { GateVerdict };
@@ -45,6 +46,10 @@ export interface RuntimeDeps {
   /** How every server is contained, and the supervisor instance whose ledger file records them. */
   containment?: ContainmentKind | undefined;
   owner?: string | undefined;
+  /** Each listing's cache hint: a ttl that runs out re-lists the server (MCP 2026-07-28 `ttlMs`). */
+  listHints?: ListHints | undefined;
+  /** The host's clock, when it gave one: the ttl re-list runs on it. */
+  clock?: SupervisorClock | undefined;
 }
 
 type ProcessCommand = { type: 'STOP'; reason: string; immediate: boolean };
@@ -68,12 +73,15 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
           if (!ended) deps.onListingCut(server.id, listing.cut, 'relist');
           return;
         }
+        deps.listHints?.set(server.id, generation, listing.hint);
         const tools = await deps.filterTools(server, listing.tools);
         if (!ended) sendBack({ type: 'PROC.TOOLS', generation, tools });
       } catch {
         // A failed re-list keeps the last good list; the next list_changed tries again.
       }
     });
+    const stale = staleTimer(deps, () => relist());
+    const unwatch = deps.listHints?.watch(server.id, generation, (hint) => stale.arm(hint?.ttlMs));
     const begin = async () => {
       const verdict = await deps.gate(server);
       if (ended) return;
@@ -145,6 +153,8 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
     });
     return () => {
       ended = true;
+      unwatch?.();
+      stale.clear();
       // Whatever state the machine is in, an actor that stops takes its process group with it.
       void conn?.close('stopped');
     };
@@ -153,7 +163,7 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
 
 /** The handshake actor: `initialize`, then the full tool list (none when the server offers no tools). */
 export function handshakeActor(
-  deps: Pick<RuntimeDeps, 'connections' | 'filterTools' | 'onListingCut'>,
+  deps: Pick<RuntimeDeps, 'connections' | 'filterTools' | 'onListingCut' | 'listHints'>,
   eras?: EraCache,
 ) {
   return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
@@ -166,6 +176,7 @@ export function handshakeActor(
       const listing = await listTools(conn, listingBounds(server, server.timeouts.startupMs));
       // There is no last good list yet: the server starts with the whole pages seen, and the cut is reported.
       if (listing.cut) deps.onListingCut(server.id, listing.cut, 'handshake');
+      deps.listHints?.set(server.id, input.generation, listing.hint);
       return { tools: listing.tools };
     } catch (err) {
       if (err instanceof RemoteError && err.code === METHOD_NOT_FOUND) return { tools: [] };
@@ -211,6 +222,40 @@ export function pingerActor(deps: Pick<RuntimeDeps, 'connections'>, clock?: Supe
       timers.clearTimeout(timer);
     };
   });
+}
+
+/** A list is kept no shorter than this, whatever ttl a server gives: a tiny one must not become a busy loop. */
+const MIN_TTL_MS = 1000;
+/** The longest delay a Node timer keeps (a longer one fires at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The re-list a listing's ttl asks for: armed by each listing (a `list_changed` re-list re-arms it, so nothing
+ * re-lists before the ttl but a change), off for a ttl of 0 (kept for no time: nothing to wait for) or none.
+ */
+function staleTimer(deps: Pick<RuntimeDeps, 'clock'>, relist: () => void) {
+  const timers = deps.clock ?? unrefTimers;
+  let timer: unknown;
+  let armed = false;
+  const clear = () => {
+    if (armed) timers.clearTimeout(timer);
+    armed = false;
+  };
+  return {
+    arm(ttlMs: number | undefined) {
+      clear();
+      if (ttlMs === undefined || ttlMs <= 0) return;
+      armed = true;
+      timer = timers.setTimeout(
+        () => {
+          armed = false;
+          relist();
+        },
+        Math.min(MAX_TIMER_MS, Math.max(MIN_TTL_MS, ttlMs)),
+      );
+    },
+    clear,
+  };
 }
 
 /** Real timers that never keep the host alive on their own. */

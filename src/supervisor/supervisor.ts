@@ -24,6 +24,7 @@ import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
 import { FleetTasks, type TaskMethod } from './fleet-tasks.js';
 import { FleetTools } from './fleet-tools.js';
 import { HeldNotices } from './held-notices.js';
+import { type CacheHint, ListHints } from './list-hints.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import type {
   ResourceListOutcome,
@@ -51,6 +52,7 @@ export class Supervisor {
   readonly actor: SupervisorActorRef;
   private readonly pool = new FramePool();
   private readonly connections = new Connections();
+  private readonly listHints = new ListHints();
   private readonly listeners = new Set<(e: SupervisorEvent) => void>();
   private readonly servers: Map<string, ServerConfig>;
   private readonly watch: ServerWatch;
@@ -113,6 +115,8 @@ export class Supervisor {
         const notice = talkNotice(event);
         if (notice) this.emit({ type: 'notice', server: id, ...notice, at: now() });
       },
+      listHints: this.listHints,
+      clock: options.clock,
       onListingCut: (id: string, cut: ListingCut, when: 'handshake' | 'relist') =>
         this.emit({ type: 'notice', server: id, ...listingNotice(cut, when), at: now() }),
     };
@@ -217,6 +221,15 @@ export class Supervisor {
       containment: this.connections.get(s.id)?.link.kind ?? (s.remote ? 'remote' : this.containment),
       ...identityRow(this.connections.get(s.id)),
     }));
+  }
+
+  /**
+   * How long the fleet's tool list may be kept (MCP 2026-07-28 cache hints): the shortest `ttlMs` of the ready
+   * servers' latest listings, `private` if any was. Undefined when a ready server gave none or none is ready.
+   */
+  listCacheHint(): CacheHint | undefined {
+    const ready = this.status().flatMap((s) => (s.state === 'ready' ? [s.id] : []));
+    return this.listHints.fleet(ready);
   }
 
   /** Every tool of every ready server, under its namespaced name. */

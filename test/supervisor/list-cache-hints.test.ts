@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+import { tempDir } from './helpers.js';
+
+const f = fleets();
+const dirs: Array<{ cleanup(): void }> = [];
+afterEach(async () => {
+  await f.reap();
+  for (const d of dirs.splice(0)) d.cleanup();
+});
+
+/** The methods the fixture received, in order, from its --log file. */
+function methods(log: string): string[] {
+  let text = '';
+  try {
+    text = readFileSync(log, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => (JSON.parse(l) as { method?: string }).method ?? '(answer)');
+}
+
+const lists = (log: string) => methods(log).filter((m) => m === 'tools/list').length;
+
+describe('cache hints on tools/list (MCP 2026-07-28 ttlMs, cacheScope)', () => {
+  it('the list is kept for its ttl on the clock, then listed again; the fleet hint is the shortest ttl, private if any is', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const log = join(dir.dir, 'a.log');
+    const clock = new SimulatedClock();
+    const { sup } = f.create(
+      fleetConfig([
+        fixtureServer('a', ['--cache-ttl', '60000', '--cache-public', '--log', log]),
+        fixtureServer('b', ['--cache-ttl', '90000']),
+      ]),
+      { clock },
+    );
+    await sup.start();
+    expect(sup.listCacheHint()).toEqual({ ttlMs: 60_000, cacheScope: 'private' });
+    expect(lists(log)).toBe(1);
+    clock.increment(59_999);
+    // A call goes down the same pipe after anything the timer would have sent: its answer means the log holds it.
+    expect(await sup.callTool('a.echo', { text: 'x' }, { scopes: [] })).toBe('x');
+    expect(lists(log)).toBe(1);
+    clock.increment(1);
+    await eventually(() => lists(log) === 2, 5000, 'the re-list at the ttl');
+    // The re-list armed the timer again: the next one is a whole ttl later.
+    clock.increment(59_999);
+    expect(await sup.callTool('a.echo', { text: 'y' }, { scopes: [] })).toBe('y');
+    expect(lists(log)).toBe(2);
+    clock.increment(1);
+    await eventually(() => lists(log) === 3, 5000, 'the second re-list');
+  });
+
+  it('a server that gives no hint leaves the fleet without one', async () => {
+    const { sup } = f.create(
+      fleetConfig([fixtureServer('a', ['--cache-ttl', '60000']), fixtureServer('plain')]),
+    );
+    await sup.start();
+    expect(sup.listCacheHint()).toBeUndefined();
+    expect(sup.stopServer('plain')).toMatchObject({ ok: true });
+    await eventually(() => sup.listCacheHint() !== undefined, 5000, 'the hint of a alone');
+    expect(sup.listCacheHint()).toEqual({ ttlMs: 60_000, cacheScope: 'private' });
+  });
+});
