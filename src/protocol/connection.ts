@@ -5,13 +5,13 @@ import type { ContainmentKind } from '../process/containment.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import { StderrLines } from '../process/stderr-lines.js';
 import type { FramePool } from '../workers/frame-pool.js';
-import { negotiate, UNSUPPORTED_PROTOCOL_VERSION } from './discover.js';
+import { negotiate } from './discover.js';
 import { type Era, MODERN_PROTOCOL_VERSION, type ProtocolSetting, pinnedEra } from './era.js';
-import { RemoteError, SupervisorError } from './errors.js';
+import { SupervisorError } from './errors.js';
 import { HttpLink } from './http-link.js';
+import { initializeRequest } from './legacy-handshake.js';
 import { queueFullError, type WriteOutcome } from './outgoing-queue.js';
 import { PendingRequests, type ProgressRequest, type ResultMode } from './pending-requests.js';
-import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';
 import { type RequestEnvelope, withEnvelope } from './request-meta.js';
 import type { ServerLink } from './server-link.js';
 import { type Forward, ServerRequestHandler } from './server-requests.js';
@@ -252,49 +252,10 @@ export class McpConnection {
     clientInfo: { name: string; version: string },
     timeoutMs: number,
   ): Promise<InitializeResult> {
-    let raw: unknown;
-    try {
-      raw = await this.request(
-        'initialize',
-        {
-          protocolVersion: LATEST_PROTOCOL_VERSION,
-          capabilities,
-          clientInfo,
-        },
-        { timeoutMs },
-        true,
-      );
-    } catch (err) {
-      if (err instanceof SupervisorError && err.code === 'REQUEST_TIMEOUT') {
-        throw new SupervisorError('HANDSHAKE_TIMEOUT', `no answer to initialize within ${timeoutMs} ms`);
-      }
-      if (err instanceof RemoteError && err.code === UNSUPPORTED_PROTOCOL_VERSION) {
-        // A 2026-only server names what it speaks: the caller gets the list, not a bare refusal.
-        throw new SupervisorError('UNSUPPORTED_PROTOCOL', `initialize refused: ${err.message}`, err.data);
-      }
-      if (err instanceof RemoteError) {
-        throw new SupervisorError('HANDSHAKE_FAILED', `initialize refused: ${err.code}: ${err.message}`);
-      }
-      throw err;
-    }
-    const result = raw as Partial<InitializeResult> | null;
-    if (typeof result !== 'object' || result === null || typeof result.protocolVersion !== 'string') {
-      throw new SupervisorError('HANDSHAKE_FAILED', 'initialize answered without a protocolVersion');
-    }
-    if (!isSupportedProtocolVersion(result.protocolVersion)) {
-      throw new SupervisorError(
-        'UNSUPPORTED_PROTOCOL',
-        `server speaks protocol ${JSON.stringify(result.protocolVersion)}, which this client does not support`,
-      );
-    }
-    this.initResult = {
-      protocolVersion: result.protocolVersion,
-      capabilities: typeof result.capabilities === 'object' && result.capabilities ? result.capabilities : {},
-      ...(result.serverInfo ? { serverInfo: result.serverInfo } : {}),
-      ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
-    };
+    const send = (params: Record<string, unknown>) => this.request('initialize', params, { timeoutMs }, true);
+    this.initResult = await initializeRequest(send, capabilities, clientInfo, timeoutMs);
     this.handshakeDone = true;
-    this.link.negotiated(result.protocolVersion);
+    this.link.negotiated(this.initResult.protocolVersion);
     this.link.established();
     this.notify('notifications/initialized');
     return this.initResult;
@@ -302,7 +263,7 @@ export class McpConnection {
 
   /**
    * Sends one request and resolves its result; rejects with SupervisorError (timeout, cancel, exit, write,
-   * size) or RemoteError (the server's JSON-RPC error). Nothing but `initialize` goes out before the handshake.
+   * size) or RemoteError (the server's JSON-RPC error). Nothing but the handshake's own requests goes out before it.
    */
   request(method: string, params: unknown, opts: RequestOptions, beforeHandshake = false): Promise<unknown> {
     if (!beforeHandshake && !this.handshakeDone) {
