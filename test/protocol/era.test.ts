@@ -49,8 +49,16 @@ describe('the era of a child', () => {
       instructions: 'A 2026-07-28 fixture.',
     });
     expect(Object.keys(init.capabilities).sort()).toEqual(['prompts', 'resources', 'tools']);
-    expect((await listAllTools(conn, 5000)).map((t) => t.name)).toEqual(['echo', 'add', 'pid', 'confirm']);
+    expect((await listAllTools(conn, 5000)).map((t) => t.name)).toEqual([
+      'echo',
+      'add',
+      'pid',
+      'confirm',
+      'touch',
+    ]);
     expect(await callToolText(conn, 'add', { a: 2, b: 3 }, call)).toBe('5');
+    // No logging/setLevel in 2026: the level rides on every request from here on.
+    expect(conn.setLogLevel('debug')).toBe(true);
     const read = (await conn.request('resources/read', { uri: 'fixture://greeting' }, call)) as {
       contents: Array<{ text?: string }>;
     };
@@ -70,12 +78,17 @@ describe('the era of a child', () => {
       expect(Object.keys(meta)).toEqual(expect.arrayContaining(ENVELOPE_KEYS));
       expect(meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
     }
+    const levels = lines.map(
+      (m) => (m.params as { _meta: Record<string, unknown> })._meta['io.modelcontextprotocol/logLevel'],
+    );
+    expect(levels).toEqual([undefined, undefined, undefined, 'debug', 'debug']);
   });
 
   it('pinned 2025 never probes; pinned 2025 against a 2026-only server fails coded with what it speaks', async () => {
     const log = logFile();
     const legacy = fx.open(['--log', log], { protocol: '2025-11-25' });
     expect((await legacy.initialize()).protocolVersion).toBe('2025-11-25');
+    expect(legacy.setLogLevel('debug')).toBe(false);
     // The pong proves the server has read (and logged) everything before it.
     expect(await legacy.ping(2000)).toBe(true);
     expect(readLog(log).map((m) => m.method)).toEqual(['initialize', 'notifications/initialized', 'ping']);
