@@ -29,6 +29,7 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
   'completion/complete',
   'tasks/get',
   'tasks/cancel',
+  'subscriptions/listen',
   'notifications/cancelled',
   'notifications/progress',
 ]);

@@ -13,6 +13,7 @@ import { answerThroughFrontClient } from './gateway-client.js';
 import type { Envelope } from './gateway-era.js';
 import { CallToolRetrySchema, frontCallOptions } from './gateway-input.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
+import { answerListen } from './gateway-listen.js';
 import { answerDiscover, EraTransport } from './gateway-modern.js';
 import { relayProgress } from './gateway-progress.js';
 import { GatewayResources } from './gateway-resources.js';
@@ -100,6 +101,11 @@ export class Gateway {
     };
     const adjust = (result: InitializeResult) =>
       this.tasks.trim(this.resources.trim(this.surface.trim(result)));
+    answerListen(this.server, sup, {
+      tools: () => JSON.stringify(this.listed()),
+      debounceMs: opts.debounceMs ?? 50,
+      onWarn: opts.onWarn,
+    });
     answerDiscover(this.server, {
       info: { name: opts.name, version: opts.version },
       capabilities,

@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliProcesses, ensureBuilt, ROOT } from './helpers.js';
 import { type HttpServe, httpClient, MCP_POST, raw, startHttpServe } from './http-helpers.js';
-import { writeConfig } from './serve-helpers.js';
+import { until, writeConfig } from './serve-helpers.js';
 
 // One fleet config, two `serve --http` replicas over it, and 2025 and 2026 clients against them side by side.
 const cli = cliProcesses();
@@ -118,6 +118,21 @@ describe('serve answers both eras on one endpoint', () => {
     expect(JSON.parse(versionHeader.body).error.code).toBe(-32020);
   });
 
+  it('over HTTP: a 2026 request without its _meta is invalid params, and a 2025-only method is not found (404)', async () => {
+    const bare = await raw(a.url, {
+      method: 'POST',
+      headers: { ...MCP_POST, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'server/discover' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 101, method: 'server/discover', params: {} }),
+    });
+    expect(bare.status).toBe(400);
+    expect(JSON.parse(bare.body)).toMatchObject({ id: 101, error: { code: -32602 } });
+    for (const method of ['ping', 'initialize', 'logging/setLevel']) {
+      const r = await modernPost(a.url, method, {}, {});
+      expect(r.status, method).toBe(404);
+      expect(JSON.parse(r.body), method).toMatchObject({ id: 7, error: { code: -32601 } });
+    }
+  });
+
   it('over HTTP: an unsupported 2026-style version gets the unsupported-version error listing the supported ones', async () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
@@ -161,5 +176,30 @@ describe('serve answers both eras on one endpoint', () => {
     expect(text(await modern.callTool({ name: 'fx.echo', arguments: { text: 'piped' } }))).toBe('piped');
     const { prompts } = await modern.listPrompts();
     expect(prompts.map((p) => p.name)).toContain('fx.prompt_1');
+  }, 30_000);
+
+  it('over stdio: a 2026 client hears of a changed tool list on its subscriptions/listen stream', async () => {
+    const seen: string[][] = [];
+    const modern = new ClientV2(
+      { name: 'modern-test', version: '1.0.0' },
+      {
+        versionNegotiation: { mode: { pin: MODERN } },
+        listChanged: { tools: { onChanged: (_err, tools) => seen.push((tools ?? []).map((t) => t.name)) } },
+      },
+    );
+    v2.push(modern);
+    const transport = new StdioV2({
+      command: process.execPath,
+      args: [BIN, 'serve', config, '--trust-all'],
+      cwd: ROOT,
+      env: { ...(process.env as Record<string, string>), MCP_SUPERVISOR_TRUST_STORE: `${config}.trust.json` },
+      stderr: 'pipe',
+    });
+    await modern.connect(transport);
+    if (transport.pid) cli.trackPid(transport.pid);
+    expect(modern.autoOpenedSubscription).toBeDefined();
+    expect((await modern.listTools()).tools.map((t) => t.name)).not.toContain('fx.added_1');
+    expect(text(await modern.callTool({ name: 'fx.change_tools', arguments: {} }))).toBe('changed');
+    await until(() => seen.some((names) => names.includes('fx.added_1')), 10_000, 'the changed list');
   }, 30_000);
 });
