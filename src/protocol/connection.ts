@@ -60,6 +60,8 @@ export type ConnectionEvent =
   /** `notifications/resources/updated`: a resource this connection subscribed to changed. */
   | { type: 'resource_updated'; uri: string }
   | { type: 'prompts_changed' }
+  /** `notifications/subscriptions/acknowledged` (2026): its params as sent (the filter honoured, in `notifications`). */
+  | { type: 'listen_acknowledged'; params: Record<string, unknown> }
   /** One line the server wrote to stderr (cut and rate-limited); `dropped` lines before it were not passed on. */
   | { type: 'stderr'; line: string; dropped: number }
   /** A `notifications/message` from the server: its params as sent (level, logger?, data). */
@@ -369,6 +371,14 @@ export class McpConnection {
     }
     if (isNotification(m) && m.method === 'notifications/prompts/list_changed' && this.handshakeDone) {
       this.emit({ type: 'prompts_changed' });
+    }
+    if (
+      isNotification(m) &&
+      m.method === 'notifications/subscriptions/acknowledged' &&
+      this.handshakeDone &&
+      isParams(m.params)
+    ) {
+      this.emit({ type: 'listen_acknowledged', params: m.params });
     }
     if (isNotification(m) && m.method === 'notifications/tasks/status' && isParams(m.params)) {
       this.emit({ type: 'task_status', params: m.params });

@@ -3,6 +3,7 @@ import { isRecord } from '../framing/is-record.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import type { HeldName } from '../registry/name-claims.js';
 import { clampTimeout } from './call-input.js';
+import { type ListenOutcome, ListenStreams } from './listen-streams.js';
 import { decodeCursor, encodeCursor } from './resource-cursor.js';
 import {
   type FleetResource,
@@ -42,6 +43,8 @@ export class FleetResources {
   private readonly routes: ResourceRoutes;
   private readonly loading = new Map<string, Promise<void>>();
   private readonly subs = new ResourceSubscriptions();
+  /** 2026 servers: their one `subscriptions/listen` each, carrying the resources listened to. */
+  private readonly listen = new ListenStreams();
   private readonly order: string[];
   private readonly byId: Map<string, ServerConfig>;
 
@@ -55,8 +58,12 @@ export class FleetResources {
   /** A server's state changed: a ready server with resources is catalogued (and re-subscribed); a gone one dropped. */
   onState(id: string, to: ServerState): void {
     if (to === 'ready') {
+      const conn = this.deps.connection(id);
+      // A 2026 server heard nothing of us before this start: its stream is opened again, whatever it offers.
+      if (conn?.era === 'modern') void this.relisten(id, conn);
       if (!this.routes.has(id) && !this.loading.has(id)) this.load(id, true);
     } else if (to !== 'wedged') {
+      this.listen.close(id);
       // Both go: a reload still running for the old process must not hold off the next one.
       const had = this.routes.drop(id);
       if (this.loading.delete(id) || had) {
@@ -67,6 +74,7 @@ export class FleetResources {
   }
 
   onConnectionEvent(id: string, event: ConnectionEvent): void {
+    if (event.type === 'listen_acknowledged') this.listen.acknowledged(id, event.params);
     if (event.type === 'resources_changed' && this.routes.has(id)) this.load(id, false);
     if (event.type === 'resource_updated') {
       this.subs.deliver(id, event.uri, (err) => this.deps.warn(`resource listener threw: ${String(err)}`));
@@ -155,15 +163,23 @@ export class FleetResources {
       });
     }
     const timeoutMs = this.timeoutOf(server);
+    const modern = conn.era === 'modern';
     const joined = await this.subs.join(server, original, uri as string, listener, () =>
-      conn.request('resources/subscribe', { uri: original }, { timeoutMs }).then(
-        () => undefined,
-        (err: unknown) => resourceFailureFromError(err, { server }),
-      ),
+      modern
+        ? this.relisten(server, conn).then((out) => listenFailure(out, server, original))
+        : conn.request('resources/subscribe', { uri: original }, { timeoutMs }).then(
+            () => undefined,
+            (err: unknown) => resourceFailureFromError(err, { server }),
+          ),
     );
     if ('failed' in joined) return { ...joined.failed, uri: uri as string };
     const unsubscribe = async () => {
       if (!joined.remove()) return;
+      const now = this.deps.connection(server);
+      if (now?.era === 'modern') {
+        await this.relisten(server, now);
+        return;
+      }
       await this.deps
         .connection(server)
         ?.request('resources/unsubscribe', { uri: original }, { timeoutMs: this.timeoutOf(server) })
@@ -178,6 +194,7 @@ export class FleetResources {
   }
 
   close(): void {
+    this.listen.closeAll();
     this.subs.clear();
     this.routes.clear();
   }
@@ -216,7 +233,9 @@ export class FleetResources {
       this.loading.delete(id);
       if (this.deps.connection(id) !== conn) return;
       this.routes.set(id, catalog);
-      if (fresh) for (const uri of this.subs.urisOf(id)) this.resubscribe(conn, id, uri);
+      // A 2026 server's resources ride on its listen stream, opened again at ready.
+      if (fresh && conn.era !== 'modern')
+        for (const uri of this.subs.urisOf(id)) this.resubscribe(conn, id, uri);
       this.deps.held?.(this.routes.held());
       this.deps.changed(id);
     });
@@ -231,6 +250,14 @@ export class FleetResources {
     });
   }
 
+  /** Opens a 2026 server's stream anew with every resource listened to now; a failure is told, not thrown. */
+  private async relisten(id: string, conn: McpConnection): Promise<ListenOutcome> {
+    const out = await this.listen.reopen(id, conn, this.subs.urisOf(id), this.timeoutOf(id));
+    if (!out.ok && this.deps.connection(id) === conn)
+      this.deps.warn(`subscriptions/listen to '${id}' failed: ${String(out.error)}`);
+    return out;
+  }
+
   /** Waits for catalogs being read, so a collision with a server still loading is not missed. */
   private async settled(): Promise<void> {
     if (this.loading.size > 0) await Promise.allSettled([...this.loading.values()]);
@@ -239,4 +266,13 @@ export class FleetResources {
   private timeoutOf(id: string): number {
     return clampTimeout(this.byId.get(id)?.timeouts.callMs ?? 30_000);
   }
+}
+
+/** A listen stream that failed, or that the server opened without the resource: the subscribe's failure. */
+function listenFailure(out: ListenOutcome, server: string, uri: string): ResourceFailure | undefined {
+  if (!out.ok) return resourceFailureFromError(out.error, { server });
+  if (out.honored.resourceSubscriptions?.includes(uri)) return undefined;
+  return resourceFailure('NOT_SUPPORTED', `server '${server}' did not take the subscription to ${uri}`, {
+    server,
+  });
 }
