@@ -48,3 +48,12 @@ export function identityRow(conn: { serverInit: InitializeResult | undefined } |
   const server = identityOf(conn?.serverInit);
   return server ? { server } : {};
 }
+
+/** A `state` event entering `ready` names the protocol version agreed, so a host sees each server's era. */
+export function withProtocolVersion<E extends { to: string }>(
+  event: E,
+  conn: { serverInit: InitializeResult | undefined } | undefined,
+): E & { protocolVersion?: string } {
+  const version = event.to === 'ready' ? conn?.serverInit?.protocolVersion : undefined;
+  return version === undefined ? event : { ...event, protocolVersion: version };
+}

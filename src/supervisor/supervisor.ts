@@ -33,7 +33,7 @@ import type {
   ResourceTemplatesOutcome,
   ResourceUpdate,
 } from './resource-outcome.js';
-import { identityRow } from './server-identity.js';
+import { identityRow, withProtocolVersion } from './server-identity.js';
 import { ServerWatch } from './server-watch.js';
 import { handlersOf, type SupervisorOptions } from './supervisor-options.js';
 import { listingNotice, talkNotice } from './talk-notices.js';
@@ -153,7 +153,7 @@ export class Supervisor {
       this.actor,
       now,
       (e) => {
-        this.emit(e);
+        this.emit(e.type === 'state' ? withProtocolVersion(e, this.connections.get(e.server)) : e);
         if (e.type === 'state') this.surface.onState(e.server, e.to);
         if (e.type === 'state') this.resources.onState(e.server, e.to);
       },

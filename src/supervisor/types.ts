@@ -77,7 +77,15 @@ export type NoticeCode =
 
 /** Typed events of `subscribe()`. */
 export type SupervisorEvent =
-  | { type: 'state'; server: string; from: ServerState | null; to: ServerState; at: number }
+  | {
+      type: 'state';
+      server: string;
+      from: ServerState | null;
+      to: ServerState;
+      at: number;
+      /** On entering `ready`: the protocol version agreed (`2026-07-28` for a 2026-era server). */
+      protocolVersion?: string;
+    }
   | {
       type: 'exit';
       server: string;

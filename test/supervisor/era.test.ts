@@ -38,6 +38,9 @@ describe('the supervisor and the era of its servers', () => {
     expect(row.state).toBe('ready');
     expect(row.server?.protocolVersion).toBe('2026-07-28');
     expect(sup.status().find((s) => s.id === 'c')!.server?.protocolVersion).toBe('2025-11-25');
+    const ready = (id: string) => events.find((e) => e.type === 'state' && e.server === id && e.to === 'ready');
+    expect(ready('m')).toMatchObject({ protocolVersion: '2026-07-28' });
+    expect(ready('c')).toMatchObject({ protocolVersion: '2025-11-25' });
     expect(await sup.callTool('m.echo', { text: 'modern' })).toBe('modern');
     const discovers = () => methods(log).filter((m) => m === 'server/discover').length;
     const before = discovers();
