@@ -1,6 +1,7 @@
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
+import type { CacheHint } from '../supervisor/list-hints.js';
 
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -39,4 +40,17 @@ export function frontCallOptions(params: Record<string, unknown>): CallOptions {
   if (typeof params.requestState === 'string') retry.requestState = params.requestState;
   if (Object.keys(retry).length > 0) out.retry = retry;
   return out;
+}
+
+/**
+ * The fleet's cache hint on a 2026 client's `tools/list` (the shortest ttl of the servers, `private` if any is);
+ * nothing for a 2025 client, whose results have no such fields. Without a hint the 2026 answer says "do not keep".
+ */
+export function fleetCacheHint(
+  params: Record<string, unknown> | undefined,
+  hint: CacheHint | undefined,
+): Partial<CacheHint> {
+  const meta = isRecord(params?._meta) ? params._meta : {};
+  if (meta[VERSION_KEY] === undefined || !hint) return {};
+  return { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
 }

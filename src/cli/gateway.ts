@@ -11,7 +11,7 @@ import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
 import { answerThroughFrontClient } from './gateway-client.js';
 import type { Envelope } from './gateway-era.js';
-import { CallToolRetrySchema, frontCallOptions } from './gateway-input.js';
+import { CallToolRetrySchema, fleetCacheHint, frontCallOptions } from './gateway-input.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { answerListen } from './gateway-listen.js';
 import { answerDiscover, EraTransport } from './gateway-modern.js';
@@ -117,11 +117,11 @@ export class Gateway {
       else answerThroughFrontClient(this.server, this.sup);
       this.opts.onClient?.();
     });
-    this.server.setRequestHandler(ListToolsRequestSchema, async () => {
+    this.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);
       const tools = this.listed();
       this.announced = JSON.stringify(tools);
-      return { tools };
+      return { tools, ...fleetCacheHint(request.params, this.sup.listCacheHint()) };
     });
     this.server.setRequestHandler(CallToolRetrySchema, async (request, extra) => {
       const { name, arguments: args } = request.params;

@@ -20,7 +20,9 @@ const envelope = {
 };
 
 beforeAll(async () => {
-  const { sup } = f.create(fleetConfig([fixtureServer('a', ['--input-required', '1', '--meta-echo'])]));
+  const { sup } = f.create(
+    fleetConfig([fixtureServer('a', ['--input-required', '1', '--meta-echo', '--cache-ttl', '60000'])]),
+  );
   const started = sup.start();
   await started;
   gateway = new Gateway(sup, started, { name: 'gw', version: '1' });
@@ -38,11 +40,11 @@ afterAll(async () => {
   await f.reap();
 });
 
-function call(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+function call(params: Record<string, unknown>, method = 'tools/call'): Promise<Record<string, unknown>> {
   const id = nextId++;
   return new Promise((resolve) => {
     answers.set(id, (m) => resolve(m as unknown as Record<string, unknown>));
-    void front.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage);
+    void front.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
   });
 }
 
@@ -81,5 +83,13 @@ describe('input_required and trace context through serve', () => {
       const text = (answer.result as { content: Array<{ text: string }> }).content[0]!.text;
       expect(JSON.parse(text)).toMatchObject(meta);
     }
+  });
+
+  it("a 2026 client's tools/list carries the fleet's cache hint; a 2025 client's carries none", async () => {
+    const modern = await call({ _meta: envelope }, 'tools/list');
+    expect(modern.result).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+    const old = (await call({}, 'tools/list')).result as Record<string, unknown>;
+    expect(old.tools).toBeDefined();
+    expect('ttlMs' in old).toBe(false);
   });
 });
