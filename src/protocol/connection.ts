@@ -114,6 +114,7 @@ export class McpConnection {
   private initResult: InitializeResult | undefined;
   private exitInfo: ExitInfo | undefined;
   private eraNow: Era | undefined;
+  private probeLostFlag = false;
   /** For a 2026 server, what `_meta` says on every request; unset for a 2025 one. */
   private envelope: RequestEnvelope | undefined;
 
@@ -190,6 +191,11 @@ export class McpConnection {
     return this.eraNow;
   }
 
+  /** The server ended while `server/discover` probed it: its next start should go straight to `initialize`. */
+  get probeLost(): boolean {
+    return this.probeLostFlag;
+  }
+
   /**
    * The log level asked for: a 2026 server is told on every request (`_meta`); false for a 2025 one, which is
    * told with `logging/setLevel`.
@@ -231,6 +237,9 @@ export class McpConnection {
       discover: (timeoutMs) =>
         this.request('server/discover', withEnvelope(undefined, probe), { timeoutMs }, true),
       initialize: (timeoutMs) => this.legacyInitialize(capabilities, clientInfo, timeoutMs),
+      onProbeLost: () => {
+        this.probeLostFlag = true;
+      },
     });
     if (era === 'modern') {
       this.envelope = probe;

@@ -22,6 +22,8 @@ export interface NegotiateInput {
   discover(timeoutMs: number): Promise<unknown>;
   /** The 2025 handshake: `initialize`, version check, `notifications/initialized`. */
   initialize(timeoutMs: number): Promise<InitializeResult>;
+  /** The process ended while an unpinned probe waited (some 2025 servers exit on a request they do not know). */
+  onProbeLost?(): void;
 }
 
 /**
@@ -38,7 +40,12 @@ export async function negotiate(p: NegotiateInput): Promise<{ era: Era; init: In
   try {
     verdict = verdictOfResult(await p.discover(bound));
   } catch (err) {
-    verdict = verdictOfError(err, bound);
+    try {
+      verdict = verdictOfError(err, bound);
+    } catch (fatal) {
+      if (p.pinned === undefined) p.onProbeLost?.();
+      throw fatal;
+    }
   }
   if (verdict.kind === 'modern') return { era: 'modern', init: verdict.init };
   if (p.pinned === 'modern') {

@@ -169,7 +169,14 @@ export function handshakeActor(
   return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
     const server = input.server as ServerConfig;
     const conn = connectionOf(deps.connections, server.id, input.generation);
-    const init = await conn.initialize();
+    let init: Awaited<ReturnType<McpConnection['initialize']>>;
+    try {
+      init = await conn.initialize();
+    } catch (err) {
+      // A server that dies of the probe is a 2025 one that cannot bear unknown requests: its restart skips it.
+      if (conn.probeLost) eras?.remember(eraKey(server), 'legacy');
+      throw err;
+    }
     if (conn.era) eras?.remember(eraKey(server), conn.era);
     if (!init.capabilities.tools) return { tools: [] };
     try {

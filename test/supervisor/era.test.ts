@@ -38,7 +38,8 @@ describe('the supervisor and the era of its servers', () => {
     expect(row.state).toBe('ready');
     expect(row.server?.protocolVersion).toBe('2026-07-28');
     expect(sup.status().find((s) => s.id === 'c')!.server?.protocolVersion).toBe('2025-11-25');
-    const ready = (id: string) => events.find((e) => e.type === 'state' && e.server === id && e.to === 'ready');
+    const ready = (id: string) =>
+      events.find((e) => e.type === 'state' && e.server === id && e.to === 'ready');
     expect(ready('m')).toMatchObject({ protocolVersion: '2026-07-28' });
     expect(ready('c')).toMatchObject({ protocolVersion: '2025-11-25' });
     expect(await sup.callTool('m.echo', { text: 'modern' })).toBe('modern');
@@ -79,6 +80,17 @@ describe('the supervisor and the era of its servers', () => {
     const seen = methods(log);
     expect(seen.filter((m) => m === 'initialize')).toHaveLength(2);
     expect(seen.filter((m) => m === 'server/discover')).toHaveLength(1);
+  });
+
+  it('a 2025 server that dies of the probe is restarted straight into initialize', async () => {
+    const log = logFile();
+    const { sup, events } = f.create(fleetConfig([fixtureServer('d', ['--log', log, '--exit-on-discover'])]));
+    await sup.start();
+    await eventually(() => sup.status()[0]!.state === 'ready', 5000, 'ready after one restart');
+    expect(transitions(events, 'd')).toContain('handshaking>backoff');
+    expect(events.find((e) => e.type === 'exit')).toMatchObject({ code: 1 });
+    expect(await sup.callTool('d.echo', { text: 'up' })).toBe('up');
+    expect(methods(log).filter((m) => m === 'server/discover')).toHaveLength(1);
   });
 
   it('a restarted 2026 server sends one discover as its handshake and never initialize', async () => {
