@@ -15,6 +15,13 @@ describe('protocol: per server', () => {
     expect(parseConfig(config('"2025-11-25"')).servers[0]!.protocol).toBe('2025-11-25');
   });
 
+  it('refuses 2026-07-28 for a url server, at its line', () => {
+    const text = ['servers:', '  r: { url: "http://127.0.0.1:1/mcp", protocol: 2026-07-28 }', ''].join('\n');
+    expect(() => parseConfig(text, { source: 'fleet.yaml' })).toThrow(
+      /^fleet\.yaml:2:\d+ servers\.r\.protocol: a url server speaks 2025-11-25/m,
+    );
+  });
+
   it('names an unknown version at its line', () => {
     let message = 'no error';
     try {
