@@ -178,6 +178,39 @@ describe('serve answers both eras on one endpoint', () => {
     expect(prompts.map((p) => p.name)).toContain('fx.prompt_1');
   }, 30_000);
 
+  it('over stdio: a bad envelope, another version and a 2025-only method each get their 2026 error', async () => {
+    const serve = cli.spawnCli(['serve', config, '--trust-all']);
+    const meta = (m: Record<string, unknown>) => ({ params: { _meta: m } });
+    const caps = { 'io.modelcontextprotocol/clientCapabilities': {} };
+    const lines = [
+      { id: 1, method: 'tools/list', ...meta(caps) },
+      {
+        id: 2,
+        method: 'tools/list',
+        ...meta({ ...caps, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }),
+      },
+      { id: 3, method: 'ping', ...meta({ ...caps, 'io.modelcontextprotocol/protocolVersion': MODERN }) },
+    ];
+    for (const l of lines) serve.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...l })}\n`);
+    await serve.waitFor(/"id":3/, 10_000, 'stdout');
+    await serve.waitFor(/"id":2/, 10_000, 'stdout');
+    await serve.waitFor(/"id":1/, 10_000, 'stdout');
+    const answers = serve
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; error?: { code: number; data?: unknown } });
+    const byId = new Map(answers.map((r) => [r.id, r]));
+    expect(byId.get(1)?.error?.code).toBe(-32602);
+    expect(byId.get(2)?.error).toMatchObject({
+      code: -32022,
+      data: { supported: [MODERN], requested: '2099-01-01' },
+    });
+    expect(byId.get(3)?.error?.code).toBe(-32601);
+    serve.child.stdin!.end();
+    expect((await serve.exited).code).toBe(0);
+  }, 30_000);
+
   it('over stdio: a 2026 client hears of a changed tool list on its subscriptions/listen stream', async () => {
     const seen: string[][] = [];
     const modern = new ClientV2(
