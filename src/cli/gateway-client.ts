@@ -1,6 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  type ClientCapabilities,
   type CreateMessageRequest,
   type ElicitRequest,
   ResultSchema,
@@ -17,23 +16,16 @@ import type { Supervisor } from '../supervisor/supervisor.js';
  * checks them, and a client's error goes back to it with its code. A person may be answering: the client gets
  * as long as the server's own bound on the request, not the SDK's default minute.
  */
-export function answerThroughFrontClient(
-  server: Server,
-  sup: Supervisor,
-  /** A 2026 client's, from its request's `_meta` (it never initializes); the `initialize` ones by default. */
-  caps?: ClientCapabilities,
-): void {
-  const handlers = frontClientHandlers(server, caps);
+export function answerThroughFrontClient(server: Server, sup: Supervisor): void {
+  const handlers = frontClientHandlers(server);
   if (handlers.roots)
     server.setNotificationHandler(RootsListChangedNotificationSchema, async () => sup.rootsChanged());
   sup.answerServerRequests(handlers);
 }
 
-/** What `server`'s client can answer, as it declared in its `initialize` (call once that is known) or `caps`. */
-export function frontClientHandlers(
-  server: Server,
-  caps: ClientCapabilities = server.getClientCapabilities() ?? {},
-): ClientHandlers {
+/** What `server`'s client can answer, as it declared in its `initialize` (call once that is known). */
+export function frontClientHandlers(server: Server): ClientHandlers {
+  const caps = server.getClientCapabilities() ?? {};
   const handlers: ClientHandlers = {};
   if (caps.sampling) {
     handlers.sampling = (r) =>

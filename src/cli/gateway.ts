@@ -54,8 +54,7 @@ export interface GatewayOptions {
 export class Gateway {
   readonly server: Server;
   private initialized = false;
-  /** The capabilities of the last 2026 request (stdio): the servers' requests go to that client as they say. */
-  private modernCaps: string | undefined;
+  private modernSeen = false;
   private closed = false;
   private announced = '';
   private timer: NodeJS.Timeout | undefined;
@@ -151,16 +150,13 @@ export class Gateway {
     return this.server.connect(new EraTransport(transport, (e) => this.modern(e)));
   }
 
-  // A 2026 client never initializes: its first request starts the fleet, and over stdio (the only client) the
-  // capabilities of its latest request decide which of the servers' requests are routed to it.
-  private modern(envelope: Envelope): void {
-    if (this.closed) return;
-    const caps = JSON.stringify(envelope.capabilities);
-    if (caps === this.modernCaps) return;
-    const first = this.modernCaps === undefined;
-    this.modernCaps = caps;
-    if (!this.opts.frontClient) answerThroughFrontClient(this.server, this.sup, envelope.capabilities);
-    if (first) this.opts.onClient?.();
+  // A 2026 client never initializes: its first request starts the fleet. It is never sent the servers' sampling,
+  // elicitation or roots requests: 2026 has no such wire requests (a 2026 client answers them −32601); what a
+  // server asks reaches it as an input_required result of its own call, as its request's capabilities allow.
+  private modern(_envelope: Envelope): void {
+    if (this.closed || this.modernSeen) return;
+    this.modernSeen = true;
+    this.opts.onClient?.();
   }
 
   // Sorted by name, so both eras (and every replica) list the fleet in one order whatever order servers came up.
