@@ -54,6 +54,8 @@ export class ListenStreams {
           }),
         timeoutMs,
       );
+      // A bound on the wait, never a reason for the host to stay up.
+      timer.unref?.();
       const acked = (params: Record<string, unknown>) =>
         settle({
           ok: true,
