@@ -1,9 +1,9 @@
 // The zod schemas of a config as written (YAML keys, durations and sizes as text). Every default is filled here;
 // build-server.ts turns the result into the runtime's shape (ms / bytes fields, absolute paths, merged tools).
 import { z } from 'zod';
-import { PROTOCOL_SETTINGS } from '../protocol/era.js';
 import { McpToolEntrySchema } from '../registry/manifest.js';
 import { DEFAULT_SERVER_LIMITS as LIMITS, MIN_LIST_BYTES, MIN_QUEUE_BYTES } from './limits.js';
+import { PROTOCOL_SETTINGS } from './protocol-setting.js';
 import { parseDuration, parseSize, type UnitResult } from './units.js';
 
 /** Separators a namespaced tool name may use: both keep names inside MCP's `[A-Za-z0-9_.-]` charset. */

@@ -5,9 +5,9 @@ import type {
   RestartStrategyName,
 } from '../machines/restart-policy.js';
 import type { ContainmentSetting } from '../process/containment.js';
-import type { PinnedProtocol } from '../protocol/era.js';
 import type { NormalizedMcpTool } from '../registry/manifest.js';
 import type { ServerLimits } from './limits.js';
+import type { PinnedProtocol } from './protocol-setting.js';
 
 export type { BackoffConfig, LimitConfig, RestartPolicyName, ServerLimits };
 

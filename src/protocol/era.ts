@@ -1,13 +1,12 @@
-/** The first (and so far only) revision of the 2026 era: no `initialize`, `_meta` on every request. */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+import {
+  LEGACY_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSION,
+  type PinnedProtocol,
+  type ProtocolSetting,
+} from '../config/protocol-setting.js';
 
-/** The newest 2025-era revision: the one `initialize` asks for. */
-export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
-
-/** What a server's `protocol:` key may say: `auto` negotiates, the others pin an era. */
-export const PROTOCOL_SETTINGS = ['auto', LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION] as const;
-export type ProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
-export type PinnedProtocol = Exclude<ProtocolSetting, 'auto'>;
+export type { PinnedProtocol, ProtocolSetting };
+export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION };
 
 /** `legacy`: the `initialize` handshake and sessions; `modern`: `server/discover` and per-request `_meta`. */
 export type Era = 'legacy' | 'modern';
