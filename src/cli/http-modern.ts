@@ -12,6 +12,7 @@ import {
   unsupportedVersion,
 } from './gateway-era.js';
 import type { Caller } from './http-auth.js';
+import { decodeParam, paramHeaderProblem } from './http-param-headers.js';
 
 /** The methods whose `Mcp-Name` header mirrors a field of the body, and which field. */
 const NAME_SOURCE: Record<string, string> = {
@@ -27,6 +28,8 @@ export interface ModernOptions {
   /** A Gateway for one request, checking calls against `caller`'s scopes. */
   gateway: (caller: Caller | undefined) => Gateway;
   jsonResponse: boolean;
+  /** The input schema of an exposed tool (its `x-mcp-header` parameters are checked against their headers). */
+  inputSchemaOf?: (tool: string) => unknown;
 }
 
 /** Why a 2026 POST is refused before it reaches a Gateway: the HTTP status and the JSON-RPC error body. */
@@ -50,7 +53,7 @@ export class ModernRequests {
     body: unknown,
     envelope: Envelope | undefined,
   ): Promise<void> {
-    const refused = checkModern(req.headers, body, envelope);
+    const refused = checkModern(req.headers, body, envelope, this.opts.inputSchemaOf);
     if (refused) {
       res.writeHead(refused.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(refused.body));
       return;
@@ -80,6 +83,8 @@ export function checkModern(
   headers: IncomingMessage['headers'],
   body: unknown,
   envelope: Envelope | undefined,
+  /** The input schema of an exposed tool, for its `x-mcp-header` parameters. */
+  inputSchemaOf: (tool: string) => unknown = () => undefined,
 ): Refusal | undefined {
   const msg = body as { id?: string | number; method?: string; params?: Record<string, unknown> };
   const isRequest = msg.id !== undefined && typeof msg.method === 'string';
@@ -110,24 +115,20 @@ export function checkModern(
   if (typeof value !== 'string') return undefined;
   const name = header(headers, 'mcp-name');
   if (name === undefined) return mismatch('Header mismatch: Mcp-Name header is required');
-  const decoded = decodeHeader(name);
+  const decoded = decodeParam(name);
   if (decoded !== value)
     return mismatch(`Header mismatch: Mcp-Name is ${name}, the body's params.${field} is ${value}`);
-  return undefined;
+  if (msg.method !== 'tools/call') return undefined;
+  const args = msg.params?.arguments;
+  const problem = paramHeaderProblem(
+    headers,
+    inputSchemaOf(value),
+    typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined,
+  );
+  return problem === undefined ? undefined : mismatch(problem);
 }
 
 function header(headers: IncomingMessage['headers'], name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-// A value that is not plain visible ASCII travels as `=?base64?…?=`.
-function decodeHeader(value: string): string | undefined {
-  const m = /^=\?base64\?(.*)\?=$/.exec(value.trim());
-  if (!m) return value.trim();
-  try {
-    return Buffer.from(m[1]!, 'base64').toString('utf8');
-  } catch {
-    return undefined;
-  }
 }

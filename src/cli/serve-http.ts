@@ -81,6 +81,7 @@ export async function serveHttpCommand(
   // A 2026 request's Gateway lives as long as its response; it takes no part in answering the servers' requests.
   const modern = new ModernRequests({
     jsonResponse: Boolean(flags.jsonResponse),
+    inputSchemaOf: (tool) => sup.listTools().find((t) => t.name === tool)?.inputSchema,
     gateway: (caller) => gatewayFor(caller, () => {}),
   });
 
