@@ -10,8 +10,11 @@ import type { HttpSessions } from './http-sessions.js';
 /** The endpoint's path: `http://HOST:PORT/mcp`. */
 export const MCP_PATH = '/mcp';
 const HEALTH_PATH = '/healthz';
-/** An `initialize` is small; this bounds what a client without a session can make us buffer. */
-const MAX_INIT_BODY = 1024 * 1024;
+/**
+ * What a POST without a session may make us buffer before it is routed: an `initialize` is small, but a 2026
+ * request (never in a session) carries a whole call's arguments. 4 MiB, as the SDK's own HTTP entry.
+ */
+const MAX_INIT_BODY = 4 * 1024 * 1024;
 
 export interface FrontOptions {
   guard: HostGuard;
