@@ -46,9 +46,11 @@ export function answerDiscover(server: Server, source: DiscoverSource): void {
       capabilities: source.capabilities,
       serverInfo: source.info,
     });
+    // 2026 has no `tasks` capability (tasks are an extension there, which serve does not offer).
+    const { tasks: _tasks, ...capabilities } = trimmed.capabilities;
     return {
       supportedVersions: [...SUPPORTED_VERSIONS],
-      capabilities: trimmed.capabilities,
+      capabilities,
       ...(instructions !== undefined ? { instructions } : {}),
       _meta: { [SERVER_INFO_KEY]: source.info },
     } as never;

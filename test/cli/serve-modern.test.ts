@@ -57,6 +57,14 @@ describe('serve answers both eras on one endpoint', () => {
     v2.push(modern);
     await modern.connect(new HttpV2(a.url));
     expect(modern.getServerVersion()?.name).toBe('mcp-supervisor');
+    // server/discover tells a 2026 client what initialize tells a 2025 one, but for the 2025-only tasks.
+    expect(modern.getInstructions()).toMatch(/## ev/);
+    expect(modern.getInstructions()).toBe(old.getInstructions());
+    expect(Object.keys(modern.getServerCapabilities() ?? {}).sort()).toEqual(
+      Object.keys(old.getServerCapabilities() ?? {})
+        .filter((k) => k !== 'tasks')
+        .sort(),
+    );
 
     const [mine, theirs] = await Promise.all([modern.listTools(), old.listTools()]);
     const names = mine.tools.map((t) => t.name);
@@ -93,6 +101,13 @@ describe('serve answers both eras on one endpoint', () => {
       expect(r.headers['mcp-session-id']).toBeUndefined();
       expect(r.body).toContain(`"text":"n${i}"`);
     }
+    // Discover answers the same on both, with no 2025-only tasks capability and the server info under _meta.
+    const found = await Promise.all([a.url, b.url].map((u) => modernPost(u, 'server/discover', {}, {})));
+    const discovered = found.map((r) => JSON.parse(/^data: (.*)$/m.exec(r.body)?.[1] ?? r.body).result);
+    expect(discovered[0]).toEqual(discovered[1]);
+    expect(discovered[0].supportedVersions).toContain(MODERN);
+    expect(discovered[0].capabilities.tasks).toBeUndefined();
+    expect(discovered[0]._meta['io.modelcontextprotocol/serverInfo'].name).toBe('mcp-supervisor');
     const listed = await Promise.all([a.url, b.url].map((u) => modernPost(u, 'tools/list', {}, {})));
     const names = listed.map((r) => [...r.body.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]).join(','));
     expect(names[0]).toBe(names[1]);
