@@ -69,6 +69,8 @@ export type CallResultOutcome =
 
 /** The `_meta` key under which `callToolResult()` puts a failure's code. */
 export const OUTCOME_CODE_META_KEY = 'mcp-supervisor/code';
+/** Beside it, for a `REMOTE_ERROR` of a call that passes `input_required` on: the server's JSON-RPC error code. */
+export const RPC_CODE_META_KEY = 'mcp-supervisor/rpcCode';
 
 /** A failure with the call's context; `message` is what people read after `ERROR: `. */
 export function callFailure(

@@ -6,6 +6,7 @@ import {
   callFailure,
   failureFromError,
   outcomeResult,
+  RPC_CODE_META_KEY,
 } from '../protocol/call-outcome.js';
 import type { McpConnection } from '../protocol/connection.js';
 import type { SurfaceOutcome } from '../protocol/surface-outcome.js';
@@ -87,6 +88,16 @@ export class FleetCalls {
         const state = outcome.input.requestState;
         if (state !== undefined) this.inputRoutes.remember(state, tool.server);
         return outcome.input as unknown as CallToolResult;
+      }
+      if (
+        !outcome.ok &&
+        outcome.code === 'REMOTE_ERROR' &&
+        outcome.rpcCode !== undefined &&
+        call.passInputRequired
+      ) {
+        // A 2026 client gets the server's error as its error (a refused requestState must not read as a result).
+        const failed = outcomeResult(outcome);
+        return { ...failed, _meta: { ...failed._meta, [RPC_CODE_META_KEY]: outcome.rpcCode } };
       }
       return outcomeResult(outcome);
     } catch (err) {

@@ -68,6 +68,22 @@ describe('input_required and trace context through serve', () => {
     });
   });
 
+  it("a 2026 client's retry the server refuses (its requestState altered) gets the server's JSON-RPC error", async () => {
+    const retry = await call({
+      name: 'a.ask_first',
+      arguments: { text: 'go' },
+      inputResponses: { confirm_1: { action: 'accept', content: { name: 'cy' } } },
+      requestState: `${stateOf(1)}-altered`,
+      _meta: envelope,
+    });
+    expect(retry.result).toBeUndefined();
+    expect(retry.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('requestState was altered'),
+      data: { 'mcp-supervisor/code': 'REMOTE_ERROR' },
+    });
+  });
+
   it('a 2025 client, which cannot retry, gets the call failed INPUT_REQUIRED', async () => {
     const answer = await call({ name: 'a.ask_first', arguments: { text: 'go' } });
     expect(answer.result).toMatchObject({
