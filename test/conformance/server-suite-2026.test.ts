@@ -17,6 +17,8 @@ import {
 } from './suite.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'conformance-server.mjs');
+/** The 2026-only half: the input-required scenarios' tools and prompt, names apart from the first's. */
+const MODERN = join(ROOT, 'test', 'fixtures', 'conformance-modern.mjs');
 const REVISION = '2026-07-28';
 
 if (NODE22_UNAVAILABLE)
@@ -32,7 +34,7 @@ afterEach(async () => {
   for (const d of outDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** `serve --http` over the stdio conformance fixture, its names unchanged; the URL it printed. */
+/** `serve --http` over the two stdio conformance fixtures, their names unchanged; the URL it printed. */
 async function serveFixture(dir: string): Promise<string> {
   const config = join(dir, 'fleet.yaml');
   writeFileSync(
@@ -45,12 +47,44 @@ async function serveFixture(dir: string): Promise<string> {
       '    namespace: false',
       '    allow: [sampling, elicitation]',
       '    timeouts: { startup: 10s, call: 10s, shutdown: 2s }',
+      '  modern:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(MODERN)}, ${JSON.stringify(`--pid-file=${join(dir, 'modern.pid.json')}`)}]`,
+      '    namespace: false',
+      '    allow: [sampling, elicitation]',
+      '    timeouts: { startup: 10s, call: 10s, shutdown: 2s }',
       '',
     ].join('\n'),
   );
   const serve = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all']);
   await serve.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/m, 15_000);
-  return /^listening on (\S+)$/m.exec(serve.stderr())![1]!;
+  const url = /^listening on (\S+)$/m.exec(serve.stderr())![1]!;
+  // The fleet starts on the first request; both servers are up before the suite's first call, since a tool of
+  // one still starting would read as unknown.
+  const listed = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': REVISION,
+      'mcp-method': 'tools/list',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': REVISION,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+  expect(listed.status).toBe(200);
+  await listed.text();
+  await serve.waitFor(/event=log msg=started/, 15_000);
+  return url;
 }
 
 describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
@@ -98,6 +132,7 @@ describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
       expect(baselineMismatches(results, baseline.server2026), run.output).toEqual([]);
       expect(run.code, run.output).toBe(0);
       expect(alive(await pidOf(dir, 'conformance'))).toBe(true);
+      expect(alive(await pidOf(dir, 'modern'))).toBe(true);
     }, 90_000);
   },
 );
