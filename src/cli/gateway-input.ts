@@ -1,4 +1,4 @@
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, GetPromptRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { CacheHint } from '../supervisor/list-hints.js';
@@ -15,6 +15,11 @@ const INPUT_KINDS = ['elicitation', 'sampling', 'roots'] as const;
  */
 export const CallToolRetrySchema = CallToolRequestSchema.extend({
   params: CallToolRequestSchema.shape.params.loose(),
+});
+
+/** `prompts/get` with every param kept, for the same reason: a prompt may answer `input_required` too. */
+export const GetPromptRetrySchema = GetPromptRequestSchema.extend({
+  params: GetPromptRequestSchema.shape.params.loose(),
 });
 
 /**

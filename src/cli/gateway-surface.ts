@@ -2,7 +2,6 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CompleteRequestSchema,
   ErrorCode,
-  GetPromptRequestSchema,
   type InitializeResult,
   ListPromptsRequestSchema,
   type LoggingLevel,
@@ -14,6 +13,7 @@ import type { SurfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
+import { frontCallOptions, GetPromptRetrySchema } from './gateway-input.js';
 
 /** The kinds beside tools that `serve` declares only when some server of the fleet offers them at the handshake. */
 const OPTIONAL = ['prompts', 'completions', 'logging'] as const;
@@ -54,9 +54,11 @@ export class GatewaySurface {
       this.announced = JSON.stringify(prompts);
       return { prompts };
     });
-    server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    server.setRequestHandler(GetPromptRetrySchema, async (request) => {
       const { name, arguments: args } = request.params;
-      const out = await sup.getPrompt(name, args);
+      // A 2026 client's input round, as for tools/call: its capabilities declared, its retry sent on as given.
+      const { retry, passInputRequired, inputCapabilities } = frontCallOptions(request.params);
+      const out = await sup.getPrompt(name, args, { retry, passInputRequired, inputCapabilities });
       if (!out.ok) throw toMcpError(out);
       return out.result as never;
     });

@@ -24,16 +24,23 @@ export function surfaceFailure(code: SurfaceErrorCode, message: string, server?:
   return { ...callFailure('INTERNAL', message, server !== undefined ? { server } : {}), code };
 }
 
-/** Sends one request to one server; never rejects: a refusal, a timeout or an exit is a failure with its code. */
+/**
+ * Sends one request to one server; never rejects: a refusal, a timeout or an exit is a failure with its code.
+ * `capabilities` are declared beside the connection's on this request (to a 2026 server, what the caller can answer).
+ */
 export async function requestOutcome<T>(
   conn: McpConnection,
   server: string,
   method: string,
   params: unknown,
   timeoutMs: number,
+  capabilities?: Record<string, unknown>,
 ): Promise<SurfaceOutcome<T>> {
   try {
-    const result = await conn.request(method, params, { timeoutMs });
+    const result = await conn.request(method, params, {
+      timeoutMs,
+      ...(capabilities ? { capabilities } : {}),
+    });
     if (typeof result !== 'object' || result === null || Array.isArray(result)) {
       return surfaceFailure(
         'INVALID_RESULT',

@@ -7,6 +7,12 @@ import { type CompleteResult, type CompletionRef, completeOn } from './fleet-com
 import { FleetPrompts } from './fleet-prompts.js';
 import { HeldNotices } from './held-notices.js';
 import { isLogLevel, type LogLevel, type SetLevelOutcome } from './log-level.js';
+import {
+  checkPromptInput,
+  type PromptInputOptions,
+  promptAnswer,
+  promptRetryParams,
+} from './prompt-input.js';
 import type { SupervisorEvent } from './types.js';
 
 type Emit = (e: SupervisorEvent) => void;
@@ -91,7 +97,13 @@ export class FleetSurface {
     return this.prompts.list();
   }
 
-  async getPrompt(name: string, args?: Record<string, string>): Promise<SurfaceOutcome<GetPromptResult>> {
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: PromptInputOptions,
+  ): Promise<SurfaceOutcome<GetPromptResult>> {
+    const opts = checkPromptInput(options);
+    if (typeof opts === 'string') return surfaceFailure('INVALID_CALL', `invalid prompt options: ${opts}`);
     if (args !== undefined && !isStringRecord(args)) {
       return surfaceFailure('INVALID_CALL', 'invalid prompt arguments: expected an object of strings');
     }
@@ -100,15 +112,21 @@ export class FleetSurface {
     const conn = this.connection(prompt.server);
     if (!conn)
       return surfaceFailure('SERVER_DOWN', `server '${prompt.server}' is not connected`, prompt.server);
-    const params = { name: prompt.prompt, ...(args !== undefined ? { arguments: args } : {}) };
-    const out = await requestOutcome<GetPromptResult>(
+    const params = {
+      name: prompt.prompt,
+      ...(args !== undefined ? { arguments: args } : {}),
+      ...promptRetryParams(opts),
+    };
+    const sent = await requestOutcome<GetPromptResult>(
       conn,
       prompt.server,
       'prompts/get',
       params,
       this.timeout(prompt.server),
+      opts.inputCapabilities,
     );
-    if (out.ok && !Array.isArray(out.result.messages)) {
+    const out = promptAnswer(sent, name, opts);
+    if (out.ok && out.result.resultType !== 'input_required' && !Array.isArray(out.result.messages)) {
       return surfaceFailure(
         'INVALID_RESULT',
         `prompts/get of '${name}' answered without messages`,

@@ -26,6 +26,7 @@ import { FleetTools } from './fleet-tools.js';
 import { HeldNotices } from './held-notices.js';
 import { type CacheHint, ListHints } from './list-hints.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
+import type { PromptInputOptions } from './prompt-input.js';
 import type {
   ResourceListOutcome,
   ResourceReadOutcome,
@@ -297,10 +298,17 @@ export class Supervisor {
     return this.surface.listPrompts();
   }
 
-  /** Gets a prompt by its namespaced name; never rejects: a failure is data with its code (`UNKNOWN_PROMPT`, …). */
-  async getPrompt(name: string, args?: Record<string, string>): Promise<SurfaceOutcome<GetPromptResult>> {
+  /**
+   * Gets a prompt by its namespaced name; never rejects: a failure is data with its code (`UNKNOWN_PROMPT`, …).
+   * `opts` carry a 2026 input round as for tools (`retry`, `passInputRequired`, `inputCapabilities`).
+   */
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    opts?: PromptInputOptions,
+  ): Promise<SurfaceOutcome<GetPromptResult>> {
     if (this.stopping) return surfaceFailure('STOPPED', 'supervisor is stopped');
-    return this.surface.getPrompt(name, args);
+    return this.surface.getPrompt(name, args, opts);
   }
 
   /** `completion/complete`, routed by the prompt's namespaced name or the resource template's URI; never rejects. */

@@ -1,0 +1,54 @@
+import { describeInputRequests, resultKind } from '../framing/result-type.js';
+import type { CallOptions } from '../protocol/call-options.js';
+import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
+import { checkCallExtras } from './call-input-extras.js';
+
+/**
+ * What a `prompts/get` may carry for MCP 2026-07-28 input rounds (a prompt, like a tool, may answer
+ * `input_required`): a retry's answers, whether such an answer goes back to the caller as it came (gateways), and
+ * what the caller can answer, declared to the server on this request.
+ */
+export type PromptInputOptions = Pick<CallOptions, 'retry' | 'passInputRequired' | 'inputCapabilities'>;
+
+/** The options as checked (a JavaScript caller can pass anything): the options, or why they are wrong. */
+export function checkPromptInput(opts: unknown): PromptInputOptions | string {
+  if (opts === undefined) return {};
+  if (typeof opts !== 'object' || opts === null) return 'prompt options must be an object';
+  const { retry, passInputRequired, inputCapabilities } = opts as Record<string, unknown>;
+  const out: CallOptions = {};
+  const wrong = checkCallExtras({ retry, passInputRequired, inputCapabilities }, out);
+  return wrong ?? out;
+}
+
+/** The retry's `inputResponses` and `requestState`, as given, for the request's params. */
+export function promptRetryParams(opts: PromptInputOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (opts.retry?.inputResponses !== undefined) out.inputResponses = opts.retry.inputResponses;
+  if (opts.retry?.requestState !== undefined) out.requestState = opts.retry.requestState;
+  return out;
+}
+
+/**
+ * A server's `prompts/get` answer by its `resultType`: `input_required` is handed back as it came when the caller
+ * passes it on, and is otherwise the failure INPUT_REQUIRED naming what was asked; an unknown kind is invalid.
+ * Complete answers are returned unchanged.
+ */
+export function promptAnswer<T>(
+  out: SurfaceOutcome<T>,
+  name: string,
+  opts: PromptInputOptions,
+): SurfaceOutcome<T> {
+  if (!out.ok) return out;
+  const kind = resultKind(out.result);
+  if (kind.kind === 'complete') return out;
+  if (kind.kind === 'invalid')
+    return surfaceFailure('INVALID_RESULT', `prompts/get of '${name}': ${kind.message}`, out.server);
+  if (opts.passInputRequired) return out;
+  const asked = describeInputRequests(kind.input);
+  const failure = surfaceFailure(
+    'INPUT_REQUIRED',
+    `prompt '${name}' needs input first: ${asked}`,
+    out.server,
+  );
+  return { ...failure, input: kind.input };
+}

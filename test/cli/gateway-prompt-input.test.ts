@@ -1,0 +1,86 @@
+import { fileURLToPath } from 'node:url';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/cli/gateway.js';
+import type { Supervisor } from '../../src/supervisor/supervisor.js';
+import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
+
+// The gateway over a 2026-only SDK v2 server whose prompt asks for input first; raw JSON-RPC on an in-memory front.
+const MODERN = fileURLToPath(new URL('../fixtures/conformance-modern.mjs', import.meta.url));
+const PROMPT = 'm.test_input_required_result_prompt';
+const f = fleets();
+let gateway: Gateway;
+let sup: Supervisor;
+let front: InMemoryTransport;
+const answers = new Map<number, (m: JSONRPCMessage) => void>();
+let nextId = 1;
+
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+
+beforeAll(async () => {
+  ({ sup } = f.create(fleetConfig([{ ...fixtureServer('m'), args: [MODERN] }])));
+  const started = sup.start();
+  await started;
+  // The server's prompts are listed just after it is ready.
+  for (const end = Date.now() + 5000; !sup.listPrompts().some((p) => p.name === PROMPT); ) {
+    if (Date.now() > end) throw new Error(`${PROMPT} never listed`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  gateway = new Gateway(sup, started, { name: 'gw', version: '1' });
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  front = client;
+  front.onmessage = (m) => {
+    if ('id' in m && typeof m.id === 'number') answers.get(m.id)?.(m);
+  };
+  await front.start();
+  await gateway.connect(server);
+}, 20_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await f.reap();
+});
+
+function request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const id = nextId++;
+  return new Promise((resolve) => {
+    answers.set(id, (m) => resolve(m as unknown as Record<string, unknown>));
+    void front.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
+  });
+}
+
+describe('input_required on prompts/get through serve', () => {
+  it("a 2026 client gets the server's input_required, declared as it can answer, and its retry completes", async () => {
+    const first = await request('prompts/get', { name: PROMPT, _meta: envelope });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { user_context: { method: 'elicitation/create' } },
+    });
+    const inputResponses = { user_context: { action: 'accept', content: { context: 'tests' } } };
+    const retry = await request('prompts/get', { name: PROMPT, inputResponses, _meta: envelope });
+    expect(retry.result).toMatchObject({ messages: [{ content: { type: 'text', text: 'Context: tests' } }] });
+  });
+
+  it('a 2025 client, which declares no input it could answer, gets the server refusing the prompt', async () => {
+    const old = await request('prompts/get', { name: PROMPT });
+    expect(old.error).toMatchObject({ code: -32021 });
+  });
+
+  it('in the library, a prompt that needs input is the failure INPUT_REQUIRED naming what was asked', async () => {
+    const out = await sup.getPrompt(PROMPT, undefined, { inputCapabilities: { elicitation: {} } });
+    expect(out).toMatchObject({
+      ok: false,
+      code: 'INPUT_REQUIRED',
+      server: 'm',
+      message: expect.stringContaining('user_context (elicitation/create)'),
+      input: { resultType: 'input_required', inputRequests: { user_context: {} } },
+    });
+    const junk = await sup.getPrompt(PROMPT, undefined, { retry: 'x' } as never);
+    expect(junk).toMatchObject({ ok: false, code: 'INVALID_CALL' });
+  });
+});
