@@ -39,7 +39,8 @@ export function frontCallOptions(params: Record<string, unknown>): CallOptions {
   out.passInputRequired = true;
   const caps = isRecord(meta[CAPABILITIES_KEY]) ? meta[CAPABILITIES_KEY] : {};
   const declared = Object.fromEntries(INPUT_KINDS.flatMap((k) => (isRecord(caps[k]) ? [[k, caps[k]]] : [])));
-  if (Object.keys(declared).length > 0) out.inputCapabilities = declared;
+  // Declared even when empty: the server is then told this client can answer no input, whatever serve could.
+  out.inputCapabilities = declared;
   const retry: NonNullable<CallOptions['retry']> = {};
   if (isRecord(params.inputResponses)) retry.inputResponses = params.inputResponses;
   if (typeof params.requestState === 'string') retry.requestState = params.requestState;

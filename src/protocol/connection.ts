@@ -285,11 +285,15 @@ export class McpConnection {
     const exit = this.link.exitInfo;
     if (exit) return Promise.reject(this.endError(exit, `before '${method}'`));
     if (this.closed) return Promise.reject(new SupervisorError('CLOSED', 'connection closed'));
+    // A request's own input kinds replace the connection's: a 2026 server asks only for what this caller declared.
     const envelope =
       this.envelope && opts.capabilities
         ? {
             ...this.envelope,
-            clientCapabilities: { ...this.envelope.clientCapabilities, ...opts.capabilities },
+            clientCapabilities: {
+              ...withoutInputKinds(this.envelope.clientCapabilities),
+              ...opts.capabilities,
+            },
           }
         : this.envelope;
     const sent = envelope ? withEnvelope(params, envelope) : params;
@@ -470,4 +474,10 @@ function isParams(v: unknown): v is Record<string, unknown> {
 function lastLine(text: string): string {
   const i = text.lastIndexOf('\n');
   return (i < 0 ? text : text.slice(i + 1)).slice(0, 200);
+}
+
+/** Client capabilities without the kinds of input a server may ask for (elicitation, sampling, roots). */
+function withoutInputKinds(caps: Record<string, unknown>): Record<string, unknown> {
+  const { elicitation: _e, sampling: _s, roots: _r, ...rest } = caps;
+  return rest;
 }

@@ -23,7 +23,11 @@ const envelope = {
 };
 
 beforeAll(async () => {
-  ({ sup } = f.create(fleetConfig([{ ...fixtureServer('m'), args: [MODERN] }])));
+  ({ sup } = f.create(
+    fleetConfig([{ ...fixtureServer('m'), args: [MODERN], allow: ['sampling'] }]),
+    // The fleet could answer sampling (a 2025 server's request) itself: a 2026 client's call must not claim it.
+    { onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }) },
+  ));
   const started = sup.start();
   await started;
   // The server's prompts are listed just after it is ready.
@@ -69,6 +73,22 @@ describe('input_required on prompts/get through serve', () => {
   it('a 2025 client, which declares no input it could answer, gets the server refusing the prompt', async () => {
     const old = await request('prompts/get', { name: PROMPT });
     expect(old.error).toMatchObject({ code: -32021 });
+  });
+
+  it('a 2026 client that declares no input is declared so to the server, whatever the fleet could answer', async () => {
+    const envelopeOf = (caps: Record<string, unknown>) => ({
+      ...envelope,
+      'io.modelcontextprotocol/clientCapabilities': caps,
+    });
+    const name = 'm.test_missing_capability';
+    const bare = await request('tools/call', { name, arguments: {}, _meta: envelopeOf({}) });
+    expect(bare.error).toMatchObject({ code: -32021, data: { 'mcp-supervisor/code': 'REMOTE_ERROR' } });
+    const sampling = await request('tools/call', {
+      name,
+      arguments: {},
+      _meta: envelopeOf({ sampling: {} }),
+    });
+    expect(sampling.result).toMatchObject({ resultType: 'input_required' });
   });
 
   it('in the library, a prompt that needs input is the failure INPUT_REQUIRED naming what was asked', async () => {
