@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { OUTCOME_CODE_META_KEY, RPC_CODE_META_KEY } from '../protocol/call-outcome.js';
+import { isRecord } from '../framing/is-record.js';
+import { OUTCOME_CODE_META_KEY, RPC_CODE_META_KEY, RPC_DATA_META_KEY } from '../protocol/call-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
 
 /**
@@ -23,7 +24,21 @@ export function gatewayResult(name: string, result: CallToolResult): CallToolRes
   if (result.isError === true && typeof rpcCode === 'number') {
     const first = result.content[0];
     const text = first?.type === 'text' && typeof first.text === 'string' ? first.text : 'server error';
-    throw new McpError(rpcCode, text.replace(/^ERROR: /, ''), { [OUTCOME_CODE_META_KEY]: 'REMOTE_ERROR' });
+    const data = serverData(result._meta?.[RPC_DATA_META_KEY]);
+    throw new McpError(rpcCode, text.replace(/^ERROR: /, ''), {
+      ...data,
+      [OUTCOME_CODE_META_KEY]: 'REMOTE_ERROR',
+    });
   }
   return result;
+}
+
+/**
+ * A server's error `data` for the error `serve` relays: kept when it is an object (the client may need it, as
+ * −32021's `requiredCapabilities`), our code set beside it; anything else is left out.
+ */
+export function serverData(data: unknown): Record<string, unknown> {
+  if (!isRecord(data)) return {};
+  const { [OUTCOME_CODE_META_KEY]: _ours, ...rest } = data;
+  return rest;
 }

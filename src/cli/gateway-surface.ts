@@ -14,6 +14,7 @@ import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import { frontCallOptions, GetPromptRetrySchema } from './gateway-input.js';
+import { serverData } from './gateway-result.js';
 
 /** The kinds beside tools that `serve` declares only when some server of the fleet offers them at the handshake. */
 const OPTIONAL = ['prompts', 'completions', 'logging'] as const;
@@ -136,12 +137,13 @@ export function toMcpPrompt(p: ExposedPrompt): Prompt {
 
 /**
  * A failure as the JSON-RPC error a client expects: an unknown name or reference, or a bad request, is
- * −32602; a server without the capability −32601 (as for resources); a server's own error keeps its code and
- * message; anything else is −32603. The code is in `data`.
+ * −32602; a server without the capability −32601 (as for resources); a server's own error keeps its code, its
+ * message and its `data` object; anything else is −32603. The code is in `data`.
  */
 function toMcpError(f: SurfaceFailure): McpError {
   const data = { [CODE_KEY]: f.code, ...(f.server !== undefined ? { server: f.server } : {}) };
-  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message, data);
+  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined)
+    return new McpError(f.rpcCode, f.message, { ...serverData(f.rpcData), ...data });
   if (f.code === 'NOT_SUPPORTED') return new McpError(ErrorCode.MethodNotFound, f.message, data);
   const invalid = f.code === 'UNKNOWN_PROMPT' || f.code === 'UNKNOWN_REF' || f.code === 'INVALID_CALL';
   return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message, data);

@@ -55,6 +55,8 @@ export interface CallFailure {
   tool?: string;
   /** The JSON-RPC error code, for `REMOTE_ERROR`. */
   rpcCode?: number;
+  /** The JSON-RPC error's `data` as the server sent it, for `REMOTE_ERROR` (e.g. −32021's `requiredCapabilities`). */
+  rpcData?: unknown;
   /** For `INPUT_REQUIRED`: what the server asked (`inputRequests`) and the `requestState` a retry must carry. */
   input?: InputRequired;
 }
@@ -71,6 +73,8 @@ export type CallResultOutcome =
 export const OUTCOME_CODE_META_KEY = 'mcp-supervisor/code';
 /** Beside it, for a `REMOTE_ERROR` of a call that passes `input_required` on: the server's JSON-RPC error code. */
 export const RPC_CODE_META_KEY = 'mcp-supervisor/rpcCode';
+/** And the `data` of that error, as the server sent it. */
+export const RPC_DATA_META_KEY = 'mcp-supervisor/rpcData';
 
 /** A failure with the call's context; `message` is what people read after `ERROR: `. */
 export function callFailure(
@@ -115,7 +119,11 @@ export function failureFromError(
 ): CallFailure {
   const code = codeOfError(err);
   if (err instanceof RemoteError) {
-    return { ...callFailure(code, `server error ${err.code}: ${err.message}`, where), rpcCode: err.code };
+    const failure = {
+      ...callFailure(code, `server error ${err.code}: ${err.message}`, where),
+      rpcCode: err.code,
+    };
+    return err.data !== undefined ? { ...failure, rpcData: err.data } : failure;
   }
   return callFailure(code, err instanceof Error ? err.message : String(err), where);
 }

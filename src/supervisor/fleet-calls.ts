@@ -7,6 +7,7 @@ import {
   failureFromError,
   outcomeResult,
   RPC_CODE_META_KEY,
+  RPC_DATA_META_KEY,
 } from '../protocol/call-outcome.js';
 import type { McpConnection } from '../protocol/connection.js';
 import type { SurfaceOutcome } from '../protocol/surface-outcome.js';
@@ -97,7 +98,8 @@ export class FleetCalls {
       ) {
         // A 2026 client gets the server's error as its error (a refused requestState must not read as a result).
         const failed = outcomeResult(outcome);
-        return { ...failed, _meta: { ...failed._meta, [RPC_CODE_META_KEY]: outcome.rpcCode } };
+        const data = outcome.rpcData !== undefined ? { [RPC_DATA_META_KEY]: outcome.rpcData } : {};
+        return { ...failed, _meta: { ...failed._meta, [RPC_CODE_META_KEY]: outcome.rpcCode, ...data } };
       }
       return outcomeResult(outcome);
     } catch (err) {

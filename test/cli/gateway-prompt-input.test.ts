@@ -70,9 +70,12 @@ describe('input_required on prompts/get through serve', () => {
     expect(retry.result).toMatchObject({ messages: [{ content: { type: 'text', text: 'Context: tests' } }] });
   });
 
-  it('a 2025 client, which declares no input it could answer, gets the server refusing the prompt', async () => {
+  it("a 2025 client, which declares no input it could answer, gets the server's refusal with its data", async () => {
     const old = await request('prompts/get', { name: PROMPT });
-    expect(old.error).toMatchObject({ code: -32021 });
+    expect(old.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} }, 'mcp-supervisor/code': 'REMOTE_ERROR', server: 'm' },
+    });
   });
 
   it('a 2026 client that declares no input is declared so to the server, whatever the fleet could answer', async () => {
@@ -82,7 +85,10 @@ describe('input_required on prompts/get through serve', () => {
     });
     const name = 'm.test_missing_capability';
     const bare = await request('tools/call', { name, arguments: {}, _meta: envelopeOf({}) });
-    expect(bare.error).toMatchObject({ code: -32021, data: { 'mcp-supervisor/code': 'REMOTE_ERROR' } });
+    expect(bare.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: {} }, 'mcp-supervisor/code': 'REMOTE_ERROR' },
+    });
     const sampling = await request('tools/call', {
       name,
       arguments: {},
