@@ -233,7 +233,6 @@ export class McpConnection {
       // A url server keeps the 2025 session handshake unless pinned: its link opens the session on initialize.
       hint: this.link.kind === 'remote' ? 'legacy' : this.opts.eraHint,
       startupMs: this.opts.startupMs,
-      now: () => performance.now(),
       discover: (timeoutMs) =>
         this.request('server/discover', withEnvelope(undefined, probe), { timeoutMs }, true),
       initialize: (timeoutMs) => this.legacyInitialize(capabilities, clientInfo, timeoutMs),

@@ -17,7 +17,6 @@ export interface NegotiateInput {
   pinned: Era | undefined;
   hint: Era | undefined;
   startupMs: number;
-  now(): number;
   /** Sends `server/discover` (with the 2026 envelope) before any handshake, within `timeoutMs`. */
   discover(timeoutMs: number): Promise<unknown>;
   /** The 2025 handshake: `initialize`, version check, `notifications/initialized`. */
@@ -35,7 +34,6 @@ export async function negotiate(p: NegotiateInput): Promise<{ era: Era; init: In
   const expected = p.pinned ?? p.hint;
   if (expected === 'legacy') return { era: 'legacy', init: await p.initialize(p.startupMs) };
   const bound = expected === 'modern' ? p.startupMs : probeBoundMs(p.startupMs);
-  const started = p.now();
   let verdict: DiscoverVerdict;
   try {
     verdict = verdictOfResult(await p.discover(bound));
@@ -58,8 +56,10 @@ export async function negotiate(p: NegotiateInput): Promise<{ era: Era; init: In
       { requested: MODERN_PROTOCOL_VERSION },
     );
   }
-  const left = Math.max(1, p.startupMs - (p.now() - started));
-  return { era: 'legacy', init: await p.initialize(left) };
+  // The whole startup budget again, not what the probe left of it: the supervisor's own budget (its machine's
+  // timer, started before the probe) is the one that ends a slow start, as `startup_timeout`; this bound only backs
+  // it up, so the two must never race.
+  return { era: 'legacy', init: await p.initialize(p.startupMs) };
 }
 
 /** A `server/discover` result: 2026 if it is well formed and lists our version. */
