@@ -1,6 +1,11 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
-import { OUTCOME_CODE_META_KEY, RPC_CODE_META_KEY, RPC_DATA_META_KEY } from '../protocol/call-outcome.js';
+import {
+  OUTCOME_CODE_META_KEY,
+  RPC_CODE_META_KEY,
+  RPC_DATA_META_KEY,
+  RPC_MESSAGE_META_KEY,
+} from '../protocol/call-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
 
 /**
@@ -22,10 +27,9 @@ export function gatewayResult(name: string, result: CallToolResult): CallToolRes
   // Set only for a 2026 client's call (see FleetCalls.result): the server's own JSON-RPC error, kept an error.
   const rpcCode = result._meta?.[RPC_CODE_META_KEY];
   if (result.isError === true && typeof rpcCode === 'number') {
-    const first = result.content[0];
-    const text = first?.type === 'text' && typeof first.text === 'string' ? first.text : 'server error';
+    const message = result._meta?.[RPC_MESSAGE_META_KEY];
     const data = serverData(result._meta?.[RPC_DATA_META_KEY]);
-    throw new McpError(rpcCode, text.replace(/^ERROR: /, ''), {
+    throw new McpError(rpcCode, typeof message === 'string' ? message : 'server error', {
       ...data,
       [OUTCOME_CODE_META_KEY]: 'REMOTE_ERROR',
     });

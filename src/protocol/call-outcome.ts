@@ -75,6 +75,8 @@ export const OUTCOME_CODE_META_KEY = 'mcp-supervisor/code';
 export const RPC_CODE_META_KEY = 'mcp-supervisor/rpcCode';
 /** And the `data` of that error, as the server sent it. */
 export const RPC_DATA_META_KEY = 'mcp-supervisor/rpcData';
+/** Beside `RPC_CODE_META_KEY`: the failure's message as data, so the edge never reads it back out of the text. */
+export const RPC_MESSAGE_META_KEY = 'mcp-supervisor/rpcMessage';
 
 /** A failure with the call's context; `message` is what people read after `ERROR: `. */
 export function callFailure(

@@ -8,6 +8,7 @@ import {
   outcomeResult,
   RPC_CODE_META_KEY,
   RPC_DATA_META_KEY,
+  RPC_MESSAGE_META_KEY,
 } from '../protocol/call-outcome.js';
 import type { McpConnection } from '../protocol/connection.js';
 import type { SurfaceOutcome } from '../protocol/surface-outcome.js';
@@ -99,7 +100,12 @@ export class FleetCalls {
         // A 2026 client gets the server's error as its error (a refused requestState must not read as a result).
         const failed = outcomeResult(outcome);
         const data = outcome.rpcData !== undefined ? { [RPC_DATA_META_KEY]: outcome.rpcData } : {};
-        return { ...failed, _meta: { ...failed._meta, [RPC_CODE_META_KEY]: outcome.rpcCode, ...data } };
+        const rpc = {
+          [RPC_CODE_META_KEY]: outcome.rpcCode,
+          [RPC_MESSAGE_META_KEY]: outcome.message,
+          ...data,
+        };
+        return { ...failed, _meta: { ...failed._meta, ...rpc } };
       }
       return outcomeResult(outcome);
     } catch (err) {
