@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { alive, cliProcesses, ensureBuilt, pidOf, ROOT } from '../cli/helpers.js';
+import { alive, cliProcesses, ensureBuilt, pidOf } from '../cli/helpers.js';
+import { serveConformance } from './serve-fixtures.js';
 import {
   assertNode22Installed,
   baselineMismatches,
@@ -16,9 +17,6 @@ import {
   SUITE_NEXT,
 } from './suite.js';
 
-const FIXTURE = join(ROOT, 'test', 'fixtures', 'conformance-server.mjs');
-/** The 2026-only half: the input-required scenarios' tools and prompt, names apart from the first's. */
-const MODERN = join(ROOT, 'test', 'fixtures', 'conformance-modern.mjs');
 const REVISION = '2026-07-28';
 
 if (NODE22_UNAVAILABLE)
@@ -36,29 +34,7 @@ afterEach(async () => {
 
 /** `serve --http` over the two stdio conformance fixtures, their names unchanged; the URL it printed. */
 async function serveFixture(dir: string): Promise<string> {
-  const config = join(dir, 'fleet.yaml');
-  writeFileSync(
-    config,
-    [
-      'servers:',
-      '  conformance:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(FIXTURE)}, ${JSON.stringify(`--pid-file=${join(dir, 'conformance.pid.json')}`)}]`,
-      '    namespace: false',
-      '    allow: [sampling, elicitation]',
-      '    timeouts: { startup: 10s, call: 10s, shutdown: 2s }',
-      '  modern:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(MODERN)}, ${JSON.stringify(`--pid-file=${join(dir, 'modern.pid.json')}`)}]`,
-      '    namespace: false',
-      '    allow: [sampling, elicitation]',
-      '    timeouts: { startup: 10s, call: 10s, shutdown: 2s }',
-      '',
-    ].join('\n'),
-  );
-  const serve = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all']);
-  await serve.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/m, 15_000);
-  const url = /^listening on (\S+)$/m.exec(serve.stderr())![1]!;
+  const { url, serve } = await serveConformance(cli, dir, ['conformance', 'modern']);
   // The fleet starts on the first request; both servers are up before the suite's first call, since a tool of
   // one still starting would read as unknown.
   const listed = await fetch(url, {

@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { alive, cliProcesses, ensureBuilt, pidOf, ROOT } from '../cli/helpers.js';
+import { alive, cliProcesses, ensureBuilt, pidOf } from '../cli/helpers.js';
+import { serveConformance } from './serve-fixtures.js';
 import {
   assertNode22Installed,
   BASELINE,
@@ -14,8 +15,6 @@ import {
   readResults,
   runSuite,
 } from './suite.js';
-
-const FIXTURE = join(ROOT, 'test', 'fixtures', 'conformance-server.mjs');
 
 if (NODE22_UNAVAILABLE)
   console.warn(`SKIPPED the conformance suite against serve --http: ${NODE22_UNAVAILABLE}`);
@@ -29,28 +28,6 @@ afterEach(async () => {
   await cli.reap();
   for (const d of outDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-/** `serve --http` over the stdio conformance fixture, its names unchanged; the URL it printed. */
-async function serveFixture(dir: string): Promise<string> {
-  const config = join(dir, 'fleet.yaml');
-  writeFileSync(
-    config,
-    [
-      'servers:',
-      '  conformance:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(FIXTURE)}, ${JSON.stringify(`--pid-file=${join(dir, 'conformance.pid.json')}`)}]`,
-      '    namespace: false',
-      // The sampling and elicitation scenarios have the server ask the suite's client, through serve.
-      '    allow: [sampling, elicitation]',
-      '    timeouts: { startup: 10s, call: 10s, shutdown: 2s }',
-      '',
-    ].join('\n'),
-  );
-  const serve = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all']);
-  await serve.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/m, 15_000);
-  return /^listening on (\S+)$/m.exec(serve.stderr())![1]!;
-}
 
 describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
   'the official conformance suite against serve --http',
@@ -69,7 +46,7 @@ describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
       expect(scenarios.length).toBeGreaterThanOrEqual(30);
 
       const dir = cli.tempDir();
-      const url = await serveFixture(dir);
+      const { url } = await serveConformance(cli, dir, ['conformance']);
       const out = mkdtempSync(join(tmpdir(), 'mcp-sup-conformance-'));
       outDirs.push(out);
       // `all`: the active scenarios and the two the suite still calls pending (2020-12 schemas, SSE polling).
