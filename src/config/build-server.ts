@@ -59,13 +59,6 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
   if (parsed.url !== undefined) server.remote = { url: parsed.url, headers: parsed.headers ?? {} };
   if (!parsed.namespace) server.namespace = false;
   if (parsed.protocol !== 'auto') server.protocol = parsed.protocol;
-  if (parsed.url !== undefined && parsed.protocol === '2026-07-28') {
-    // Over HTTP the 2026 era is stateless requests with their own headers, which a url server's link does not send.
-    ctx.sink.at(
-      [...ctx.path, 'protocol'],
-      'a url server speaks 2025-11-25 (auto); 2026-07-28 is for command servers',
-    );
-  }
   if (parsed.roots !== undefined) server.roots = parsed.roots;
   if (parsed.allow.length > 0) server.allow = [...new Set(parsed.allow)];
   if (parsed.manifest !== undefined) {

@@ -177,7 +177,7 @@ export class HttpLink implements ServerLink {
     const over = () => shared?.removeEventListener('abort', abort);
     let res: Response;
     try {
-      res = await fetch(url, { ...init, signal: own.signal });
+      res = await fetch(url, { ...init, ...modernHeaders(init), signal: own.signal });
     } catch (err) {
       over();
       this.fail(this.live ? 'disconnected' : 'connect_failed', networkError(err));
@@ -228,6 +228,35 @@ export class HttpLink implements ServerLink {
       },
     });
   }
+}
+
+const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * A 2026-07-28 request names itself in HTTP headers too — its version, method and the tool, prompt or resource it is
+ * about — so the server (or anything in between) can route it without reading the body. They are taken from the
+ * body the transport posts, which carries them in its `_meta` envelope; a 2025 body gets none.
+ */
+export function modernHeaders(init: RequestInit | undefined): { headers?: Headers } {
+  const body = init?.body;
+  if (init?.method !== 'POST' || typeof body !== 'string' || !body.includes(VERSION_KEY)) return {};
+  let message: {
+    method?: unknown;
+    params?: { name?: unknown; uri?: unknown; _meta?: Record<string, unknown> };
+  };
+  try {
+    message = JSON.parse(body) as typeof message;
+  } catch {
+    return {};
+  }
+  const version = message.params?._meta?.[VERSION_KEY];
+  if (typeof version !== 'string' || typeof message.method !== 'string') return {};
+  const headers = new Headers(init.headers);
+  headers.set('mcp-protocol-version', version);
+  headers.set('mcp-method', message.method);
+  const name = message.params?.name ?? message.params?.uri;
+  if (typeof name === 'string') headers.set('mcp-name', name);
+  return { headers };
 }
 
 function isEventStream(res: Response): boolean {

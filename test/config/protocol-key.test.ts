@@ -15,11 +15,9 @@ describe('protocol: per server', () => {
     expect(parseConfig(config('"2025-11-25"')).servers[0]!.protocol).toBe('2025-11-25');
   });
 
-  it('refuses 2026-07-28 for a url server, at its line', () => {
+  it('pins 2026-07-28 for a url server too', () => {
     const text = ['servers:', '  r: { url: "http://127.0.0.1:1/mcp", protocol: 2026-07-28 }', ''].join('\n');
-    expect(() => parseConfig(text, { source: 'fleet.yaml' })).toThrow(
-      /^fleet\.yaml:2:\d+ servers\.r\.protocol: a url server speaks 2025-11-25/m,
-    );
+    expect(parseConfig(text).servers[0]!.protocol).toBe('2026-07-28');
   });
 
   it('names an unknown version at its line', () => {
