@@ -1,23 +1,16 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/cli/gateway.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
+import { ENVELOPE_2026 as envelope, rawFront } from './raw-front.js';
 
 // The gateway on a real fleet (fixture processes), its front end an in-memory pair that raw JSON-RPC goes through.
 const f = fleets();
 let gateway: Gateway;
-let front: InMemoryTransport;
-const answers = new Map<number, (m: JSONRPCMessage) => void>();
-let nextId = 1;
+let send: Awaited<ReturnType<typeof rawFront>>;
+const call = (params: Record<string, unknown>, method = 'tools/call') => send(method, params);
 
 const stateOf = (n: number) => `round:${n};\u00e9\u0065\u0301\u2028"\\ \u{1f642}`;
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-const envelope = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-};
 
 beforeAll(async () => {
   const { sup } = f.create(
@@ -26,27 +19,13 @@ beforeAll(async () => {
   const started = sup.start();
   await started;
   gateway = new Gateway(sup, started, { name: 'gw', version: '1' });
-  const [client, server] = InMemoryTransport.createLinkedPair();
-  front = client;
-  front.onmessage = (m) => {
-    if ('id' in m && typeof m.id === 'number') answers.get(m.id)?.(m);
-  };
-  await front.start();
-  await gateway.connect(server);
+  send = await rawFront(gateway);
 }, 20_000);
 
 afterAll(async () => {
   await gateway?.close();
   await f.reap();
 });
-
-function call(params: Record<string, unknown>, method = 'tools/call'): Promise<Record<string, unknown>> {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    answers.set(id, (m) => resolve(m as unknown as Record<string, unknown>));
-    void front.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
-  });
-}
 
 describe('input_required and trace context through serve', () => {
   it("a 2026 client gets input_required with the server's requestState as given, and its retry completes", async () => {

@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/cli/gateway.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
+import { ENVELOPE_2026 as envelope, rawFront } from './raw-front.js';
 
 // The gateway over a 2026-only SDK v2 server whose prompt asks for input first; raw JSON-RPC on an in-memory front.
 const MODERN = fileURLToPath(new URL('../fixtures/conformance-modern.mjs', import.meta.url));
@@ -12,15 +11,7 @@ const PROMPT = 'm.test_input_required_result_prompt';
 const f = fleets();
 let gateway: Gateway;
 let sup: Supervisor;
-let front: InMemoryTransport;
-const answers = new Map<number, (m: JSONRPCMessage) => void>();
-let nextId = 1;
-
-const envelope = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-};
+let send: Awaited<ReturnType<typeof rawFront>>;
 
 beforeAll(async () => {
   ({ sup } = f.create(
@@ -36,13 +27,7 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 20));
   }
   gateway = new Gateway(sup, started, { name: 'gw', version: '1' });
-  const [client, server] = InMemoryTransport.createLinkedPair();
-  front = client;
-  front.onmessage = (m) => {
-    if ('id' in m && typeof m.id === 'number') answers.get(m.id)?.(m);
-  };
-  await front.start();
-  await gateway.connect(server);
+  send = await rawFront(gateway);
 }, 20_000);
 
 afterAll(async () => {
@@ -50,28 +35,20 @@ afterAll(async () => {
   await f.reap();
 });
 
-function request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    answers.set(id, (m) => resolve(m as unknown as Record<string, unknown>));
-    void front.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
-  });
-}
-
 describe('input_required on prompts/get through serve', () => {
   it("a 2026 client gets the server's input_required, declared as it can answer, and its retry completes", async () => {
-    const first = await request('prompts/get', { name: PROMPT, _meta: envelope });
+    const first = await send('prompts/get', { name: PROMPT, _meta: envelope });
     expect(first.result).toMatchObject({
       resultType: 'input_required',
       inputRequests: { user_context: { method: 'elicitation/create' } },
     });
     const inputResponses = { user_context: { action: 'accept', content: { context: 'tests' } } };
-    const retry = await request('prompts/get', { name: PROMPT, inputResponses, _meta: envelope });
+    const retry = await send('prompts/get', { name: PROMPT, inputResponses, _meta: envelope });
     expect(retry.result).toMatchObject({ messages: [{ content: { type: 'text', text: 'Context: tests' } }] });
   });
 
   it("a 2025 client, which declares no input it could answer, gets the server's refusal with its data", async () => {
-    const old = await request('prompts/get', { name: PROMPT });
+    const old = await send('prompts/get', { name: PROMPT });
     expect(old.error).toMatchObject({
       code: -32021,
       data: { requiredCapabilities: { elicitation: {} }, 'mcp-supervisor/code': 'REMOTE_ERROR', server: 'm' },
@@ -84,12 +61,12 @@ describe('input_required on prompts/get through serve', () => {
       'io.modelcontextprotocol/clientCapabilities': caps,
     });
     const name = 'm.test_missing_capability';
-    const bare = await request('tools/call', { name, arguments: {}, _meta: envelopeOf({}) });
+    const bare = await send('tools/call', { name, arguments: {}, _meta: envelopeOf({}) });
     expect(bare.error).toMatchObject({
       code: -32021,
       data: { requiredCapabilities: { sampling: {} }, 'mcp-supervisor/code': 'REMOTE_ERROR' },
     });
-    const sampling = await request('tools/call', {
+    const sampling = await send('tools/call', {
       name,
       arguments: {},
       _meta: envelopeOf({ sampling: {} }),
