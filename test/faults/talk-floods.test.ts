@@ -76,7 +76,10 @@ describe('a server that floods requests and never reads its stdin', () => {
 
 describe('a tools/list whose nextCursor never ends', () => {
   it('after list_changed: keeps the last good tools, reports the bound hit, heap bounded', async () => {
-    const server = fixtureServer(ID, ['--endless-list', String(256 * 1024), '--list-changed-after', '100']);
+    // The byte bound is the subject: a call timeout far beyond it, so a loaded machine cannot hit the timeout first.
+    const server = fixtureServer(ID, ['--endless-list', String(256 * 1024), '--list-changed-after', '100'], {
+      timeouts: { startupMs: 3000, callMs: 30_000, shutdownMs: 300 },
+    });
     server.limits.listBytes = 24 * MiB;
     const { sup, events } = f.create(fleetConfig([server]));
     const heap = watchHeap();

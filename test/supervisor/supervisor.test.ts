@@ -198,7 +198,9 @@ describe('Supervisor with real fixture servers', () => {
       );
       await eventually(() => sup.status().every((s) => s.state === 'ready'), 3000, 'all ready');
       const respawned = events.flatMap((e) => (e.type === 'state' && e.to === 'spawning' ? [e.server] : []));
-      expect(respawned).toEqual(expected);
+      // The steps are in file order (test/machines holds that). When the last exit releases the group, that
+      // child is still finishing its own step, so its start is delivered after its siblings': the set is the subject.
+      expect([...respawned].sort()).toEqual(expected);
       const after = sup.status().map((s) => s.pid);
       expect(after[0] === before[0]).toBe(strategy === 'rest_for_one');
       await sup.stop();
