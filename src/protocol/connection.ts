@@ -228,13 +228,16 @@ export class McpConnection {
     const capabilities = this.clientCapabilities();
     const clientInfo = this.opts.clientInfo ?? { name: 'mcp-supervisor', version: '0.1.0' };
     const probe: RequestEnvelope = { clientCapabilities: capabilities, clientInfo };
+    const pinned = pinnedEra(this.opts.protocol);
     const { era, init } = await negotiate({
-      pinned: pinnedEra(this.opts.protocol),
-      // A url server keeps the 2025 session handshake unless pinned: its link opens the session on initialize.
-      hint: this.link.kind === 'remote' ? 'legacy' : this.opts.eraHint,
+      pinned,
+      hint: this.opts.eraHint,
       startupMs: this.opts.startupMs,
+      // Unpinned over HTTP the probe is a POST of its own: a 2025 server's HTTP error to it must not end the link.
       discover: (timeoutMs) =>
-        this.request('server/discover', withEnvelope(undefined, probe), { timeoutMs }, true),
+        this.link.probe && pinned === undefined
+          ? this.link.probe('server/discover', withEnvelope(undefined, probe), timeoutMs)
+          : this.request('server/discover', withEnvelope(undefined, probe), { timeoutMs }, true),
       initialize: (timeoutMs) => this.legacyInitialize(capabilities, clientInfo, timeoutMs),
       onProbeLost: () => {
         this.probeLostFlag = true;

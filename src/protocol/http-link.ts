@@ -2,6 +2,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcMessage } from '../framing/json-rpc.js';
 import type { ExitInfo, LinkError } from '../process/server-process.js';
+import { MODERN_PROTOCOL_VERSION } from './era.js';
+import { probeOverHttp } from './http-probe.js';
 import type { WriteOutcome } from './outgoing-queue.js';
 import type { LinkReader, OutgoingFacts, ServerLink } from './server-link.js';
 
@@ -40,6 +42,8 @@ export class HttpLink implements ServerLink {
   private stopping: Promise<ExitInfo> | undefined;
   private readonly bound = { queuedBytes: 0, droppedMessages: 0, limit: 0, queuedAtFull: 0 };
   private latched = false;
+  /** Ends a probe still waiting when the link stops. */
+  private readonly probes = new AbortController();
 
   constructor(private readonly spec: HttpLinkSpec) {
     this.bound.limit = spec.queueBytes;
@@ -104,6 +108,19 @@ export class HttpLink implements ServerLink {
     return 'sent';
   }
 
+  /** The era probe, as a POST of its own: whatever it is answered, the session transport has not been used yet. */
+  probe(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    return probeOverHttp({
+      url: this.spec.url,
+      headers: this.spec.headers,
+      method,
+      params,
+      protocolVersion: MODERN_PROTOCOL_VERSION,
+      timeoutMs,
+      signal: this.probes.signal,
+    });
+  }
+
   negotiated(protocolVersion: string): void {
     this.transport.setProtocolVersion(protocolVersion);
   }
@@ -123,6 +140,7 @@ export class HttpLink implements ServerLink {
   private async runStop(reason: string, immediate: boolean): Promise<ExitInfo> {
     if (this.exit) return this.exit;
     this.ending = true;
+    this.probes.abort();
     const ms = immediate ? Math.min(IMMEDIATE_DELETE_MS, this.spec.shutdownMs) : this.spec.shutdownMs;
     let timer: NodeJS.Timeout | undefined;
     const deleted = this.transport.terminateSession().then(
@@ -142,6 +160,7 @@ export class HttpLink implements ServerLink {
 
   private fail(reason: LinkEnd, error: Omit<LinkError, 'url'>): void {
     if (this.exit || this.ending) return;
+    this.probes.abort();
     this.finish(reason, false, false, { url: this.spec.url, ...error });
     // Aborts whatever is still open (the GET stream, posts in flight); their errors find the run already ended.
     void this.transport.close();
