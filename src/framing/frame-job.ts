@@ -1,4 +1,5 @@
 import type { JsonRpcId } from './json-rpc.js';
+import type { MessageCut } from './line-summary.js';
 import type { ResultRequest, ToolResultEvent } from './tool-result.js';
 
 // The contract between the stream decoder and whatever decodes its large lines off the main thread. It lives on
@@ -21,12 +22,13 @@ export interface FrameTask {
 }
 
 /**
- * What comes back: a flattened/capped tool result, the decoded line for the main side to parse (never a big
- * cloned object: cloning costs the main thread more than parsing), a noise preview, or nothing (blank line).
+ * What comes back: a flattened/capped tool result, a line for the main side to parse (never a big cloned object:
+ * receiving a clone costs the main thread 1.5–3× parsing the same JSON), a noise preview, or nothing (blank line).
+ * A large notification or list page comes back as a bounded copy's JSON with the `cut` that made it so.
  */
 export type FrameTaskResult =
   | ToolResultEvent
-  | { kind: 'line'; line: string }
+  | { kind: 'line'; line: string; cut?: MessageCut }
   | { kind: 'noise'; line: string }
   | { kind: 'blank' };
 

@@ -4,6 +4,7 @@ import { isSuccessResponse, type JsonRpcId, type JsonRpcMessage } from './json-r
 import { oversizeEvent } from './line-framer.js';
 import { ownsWholeBuffer, packLineParts } from './line-parts.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
+import type { MessageCut } from './line-summary.js';
 import { classifyPieces, classifySpan, classifyText, type LineVerdict, noisePreview } from './line-text.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffLine } from './sniff.js';
 import {
@@ -14,11 +15,13 @@ import {
 } from './tool-result.js';
 
 export type { JsonRpcId, JsonRpcMessage } from './json-rpc.js';
+export type { MessageCut } from './line-summary.js';
 export type { CappedToolResult } from './read-result.js';
 export type { ResultRequest } from './tool-result.js';
 
 export type DecodedEvent =
-  | { kind: 'message'; message: JsonRpcMessage }
+  /** `cut`: a large notification or list page arrived as a bounded copy, and this is what it left out. */
+  | { kind: 'message'; message: JsonRpcMessage; cut?: MessageCut }
   | ToolResultEvent
   | { kind: 'noise'; line: string }
   | { kind: 'oversize'; bytes: number; id?: JsonRpcId };
@@ -172,7 +175,8 @@ export class StreamDecoder {
     if (result.kind !== 'line') return result;
     const verdict = classifyText(result.line);
     if (verdict === undefined || verdict.kind === 'noise') return verdict;
-    return this.#messageEvent(verdict.message, job.asked);
+    const event = this.#messageEvent(verdict.message, job.asked);
+    return result.cut && event.kind === 'message' ? { ...event, cut: result.cut } : event;
   }
 
   #failed(job: Job, err: unknown): DecodedEvent {

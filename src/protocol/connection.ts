@@ -1,6 +1,6 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
 import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../framing/json-rpc.js';
-import { type DecodedEvent, StreamDecoder } from '../framing/stream-decoder.js';
+import { type DecodedEvent, type MessageCut, StreamDecoder } from '../framing/stream-decoder.js';
 import type { ContainmentKind } from '../process/containment.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import { StderrLines } from '../process/stderr-lines.js';
@@ -73,6 +73,8 @@ export type ConnectionEvent =
   /** The server answered a request of ours (a result, an error or an oversize line): it is alive. */
   | { type: 'call_ok'; method: string }
   | { type: 'oversize'; bytes: number }
+  /** A large notification or list page arrived cut to its caps (see line-summary.ts): what was left out. */
+  | { type: 'message_cut'; cut: MessageCut }
   /** The server stopped reading: `queuedBytes` waited for it, over the bound. It is to be treated as wedged. */
   | { type: 'queue_full'; queuedBytes: number; limitBytes: number }
   /** Requests beyond the server's rate get an error from now on; reported once per run of refusals. */
@@ -352,6 +354,7 @@ export class McpConnection {
       case 'noise':
         return;
       case 'message':
+        if (e.cut) this.emit({ type: 'message_cut', cut: e.cut });
         this.onMessage(e.message);
     }
   }

@@ -1,3 +1,4 @@
+import { describeMessageCut } from '../framing/message-cut.js';
 import type { ConnectionEvent } from '../protocol/connection.js';
 import { describeCut, type ListingCut } from '../protocol/tool-listing.js';
 import type { NoticeCode } from './types.js';
@@ -14,6 +15,7 @@ export function talkNotice(event: ConnectionEvent): { code: NoticeCode; message:
         `${(event.limitBytes / MiB).toFixed(1)} MiB): killed as wedged`,
     };
   }
+  if (event.type === 'message_cut') return { code: 'MESSAGE_CUT', message: describeMessageCut(event.cut) };
   if (event.type === 'rate_limited') {
     return {
       code: 'RATE_LIMITED',

@@ -67,6 +67,8 @@ export type NoticeCode =
   | 'QUEUE_FULL'
   | 'RATE_LIMITED'
   | 'LISTING_CUT'
+  // A large notification or list page arrived cut to its caps (framing/line-summary.ts).
+  | 'MESSAGE_CUT'
   // What the next start found of a crashed host's ledger (see reapOrphans).
   | 'REAPED'
   | 'IGNORED_UNPARSABLE'

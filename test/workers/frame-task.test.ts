@@ -39,3 +39,17 @@ describe('frameTask', () => {
     expect(frameTask(split('   ', []))).toEqual({ kind: 'blank' });
   });
 });
+
+describe('frameTask on large notifications and list pages', () => {
+  it('hands back a bounded copy and its cut, never the megabytes', () => {
+    const params = { level: 'info', data: Array.from({ length: 50_000 }, (_, i) => ({ i, v: [i] })) };
+    const line = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params });
+    const out = frameTask(split(line, [70_000]));
+    expect(out).toMatchObject({ kind: 'line', cut: { kind: 'notification', dropped: ['data'] } });
+    expect(out.kind === 'line' && JSON.parse(out.line)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info' },
+    });
+  });
+});
