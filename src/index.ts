@@ -128,6 +128,29 @@ export type { LinkError } from './process/server-process.js';
 export type { LinkKind } from './protocol/server-link.js';
 export { installReapHooks, liveGroups, reapAll } from './process/ledger.js';
 
+// Control from another terminal: the control socket, its protocol and handlers, each server's kept logs.
+export { type Control, type OpenControlOptions, openControl } from './control/open-control.js';
+export {
+  type ControlHandler,
+  type ControlServer,
+  type ControlServerOptions,
+  ControlSocketError,
+  type FollowAnswer,
+  openControlServer,
+} from './control/control-server.js';
+export { type ControlTarget, controlHandlers } from './control/handlers.js';
+export { type ClientResult, request as controlRequest } from './control/client.js';
+export {
+  type ControlAnswer,
+  type ControlErrorCode,
+  type ControlRequest,
+  type ControlStreamLine,
+  CONTROL_PROTOCOL_VERSION,
+  type InstanceInfo,
+} from './control/protocol.js';
+export { type LogEntry, type LogSource, ServerLogs } from './supervisor/server-logs.js';
+export { type TreeUsage, treeUsage } from './process/tree-usage.js';
+
 // The live inspector page, for hosts that embed it; the machines it draws.
 export { startUiServer, type UiServer, type UiServerOptions, type UiSource } from './inspector/ui-server.js';
 export { type StatechartGraph, toStatechart } from './inspector/statechart.js';

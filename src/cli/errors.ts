@@ -16,7 +16,11 @@ export type CliErrorCode =
   | 'escalated'
   | 'containment_unavailable'
   | 'no_tokens'
-  | 'listen_failed';
+  | 'listen_failed'
+  | 'not_running'
+  | 'several_running'
+  | 'control_failed'
+  | 'control_refused';
 
 /** An error the program reports as one line on stderr and turns into its exit code; never a stack trace. */
 export class CliError extends Error {

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { CallFlags } from './call.js';
+import type { TargetFlags } from './control-target.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
 import { parseHttpAddress, parseIdle } from './http-address.js';
+import type { LogsFlags } from './logs-command.js';
 import { parseResultCap } from './result-cap.js';
 import type { RunFlags } from './run.js';
 import type { ServeFlags } from './serve.js';
@@ -88,6 +90,35 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .argument('<config>', 'fleet config')
     .action(async (config: string) => setCode(await (await import('./check.js')).checkCommand(config)));
 
+  controlOptions(program.command('status'))
+    .description('show the running fleet: state, pid, restarts, uptime, tools, CPU and RSS per server')
+    .action(async (flags: TargetFlags) =>
+      setCode(await (await import('./status-command.js')).statusCommand(flags)),
+    );
+  for (const [verb, what] of [
+    ['restart', 'restart one server of the running fleet now'],
+    ['stop', 'stop one server of the running fleet'],
+    ['start', 'start one server of the running fleet (also a stopped, failed or disabled one)'],
+  ] as const)
+    controlOptions(program.command(verb))
+      .description(what)
+      .argument('<id>', 'server id')
+      .action(async (id: string, flags: TargetFlags) =>
+        setCode(await (await import('./control-commands.js')).serverVerbCommand(verb, id, flags)),
+      );
+  controlOptions(program.command('logs'))
+    .description("print a server's recent stderr lines and log messages from the running fleet")
+    .argument('<id>', 'server id')
+    .option('-f, --follow', 'then print new ones until Ctrl-C or the fleet stops')
+    .action(async (id: string, flags: LogsFlags) =>
+      setCode(await (await import('./logs-command.js')).logsCommand(id, flags)),
+    );
+  controlOptions(program.command('reload'))
+    .description('re-read the config in the running fleet')
+    .action(async (flags: TargetFlags) =>
+      setCode(await (await import('./control-commands.js')).reloadCommand(flags)),
+    );
+
   const trust = program
     .command('trust')
     .description('manage the trust store (approved server command lines)');
@@ -125,6 +156,14 @@ const SCOPES_OPTION = [
   collectScopes,
   [] as string[],
 ] as const;
+
+/** How a control command finds its fleet: the state directory it runs with, and its config when several do. */
+function controlOptions(cmd: Command): Command {
+  return cmd
+    .option('--state-dir <dir>', "the running fleet's state directory (default as for run)")
+    .option('--config <path>', "the running fleet's config file, when several run with one state directory")
+    .option('--json', 'print data (JSON) on stdout instead of text');
+}
 
 function fleetOptions(cmd: Command): Command {
   return cmd

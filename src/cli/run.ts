@@ -3,6 +3,7 @@ import { startUiServer, type UiServer } from '../inspector/ui-server.js';
 import { serverMachine } from '../machines/server.machine.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
+import { openFleetControl } from './control-open.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { openFleet } from './open-fleet.js';
@@ -33,6 +34,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     : lineReporter(flags.logFormat);
   let stately: StatelyHook | undefined;
   let ui: UiServer | undefined;
+  let closeControl: (() => Promise<void>) | undefined;
   let finish: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
     finish = resolve;
@@ -45,6 +47,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     stopping ??= (async () => {
       reporter.log('info', 'stopping');
       await sup?.stop();
+      await closeControl?.();
       await ui?.close();
       stately?.stop();
       reporter.log('info', 'stopped');
@@ -75,6 +78,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     fleet.subscribe((e) => {
       if (e.type === 'escalated') shutdown(EXIT_FAILURE);
     });
+    closeControl = await openFleetControl(fleet, configPath, flags, reporter, 'run');
     if (flags.ui !== undefined) {
       ui = await startUi(fleet, flags.ui === true ? 0 : flags.ui);
       if (!tty) reporter.log('info', `inspector UI at ${ui.url}`, { url: ui.url });

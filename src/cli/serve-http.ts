@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
+import { openFleetControl } from './control-open.js';
 import { CliError, usageError } from './errors.js';
 import { Gateway } from './gateway.js';
 import { healthReport } from './healthz.js';
@@ -101,6 +102,7 @@ export async function serveHttpCommand(
     }),
   );
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
+  const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve --http');
   process.stderr.write(`listening on http://${authority(address.host, port)}${MCP_PATH}\n`);
 
   let finish: (code: number) => void = () => {};
@@ -114,6 +116,7 @@ export async function serveHttpCommand(
     void (async () => {
       await sessions.close();
       await sup.stop();
+      await closeControl();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
+import { openFleetControl } from './control-open.js';
 import { usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { Gateway } from './gateway.js';
@@ -38,6 +39,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   const reporter = lineReporter(flags.logFormat);
   // stdin is the protocol, so nobody can be asked: only the flags (or the trust store) let a server start.
   const sup = openFleet(config, flags, reporter);
+  const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve');
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
   // The fleet starts once the client said what it can answer (sampling, elicitation, roots): each server's
   // handshake then declares exactly that. A client that never initializes starts nothing.
@@ -66,6 +68,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
     void (async () => {
       await gateway.close();
       await sup.stop();
+      await closeControl();
       process.stdin.destroy();
       reporter.log('info', 'stopped');
       finish(0);

@@ -144,6 +144,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
       maxResultBytes: supervisor.maxResultBytes,
       limit: { maxRestarts: supervisor.limit.maxRestarts, windowMs: supervisor.limit.window },
       containment: supervisor.containment,
+      logs: supervisor.logs,
     },
     ...serveSection(serve, baseDir),
     servers,

@@ -228,6 +228,24 @@ export const SupervisorSectionSchema = z
     maxResultBytes: size(MIN_RESULT_BYTES).default(65_536),
     limit: limit(20),
     containment: enumOf(['auto', 'cgroup', 'pidns', 'pgroup']).default('auto'),
+    /** Each server's stderr and log messages: the ring `logs` reads, and optional size-rotated files. */
+    logs: z
+      .strictObject({
+        ring: size(1024).default(1024 * 1024),
+        files: z
+          .strictObject({
+            keep: numberLike(
+              z
+                .number()
+                .int('must be a whole number')
+                .min(1, 'must be at least 1')
+                .max(100, 'must be at most 100'),
+            ),
+            size: size(1024),
+          })
+          .optional(),
+      })
+      .prefault({}),
   })
   .prefault({});
 

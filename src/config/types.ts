@@ -23,6 +23,12 @@ export interface RemoteEndpoint {
   headersAsWritten?: Record<string, string>;
 }
 
+/** How much of each server's stderr and log messages is kept: a ring of `ring` bytes, and files when `files` is set. */
+export interface ServerLogsConfig {
+  ring: number;
+  files?: { keep: number; size: number } | undefined;
+}
+
 /** One supervised server with every default filled, durations in ms and sizes in bytes. */
 export interface ServerConfig {
   /** `[a-z][a-z0-9_-]*`; ids of Claude Desktop / VS Code files are normalized into this form. */
@@ -89,6 +95,8 @@ export interface SupervisorConfig {
     limit: LimitConfig;
     /** How servers are contained (`auto`: cgroup, else pid namespace, else process group); absent means `auto`. */
     containment?: ContainmentSetting;
+    /** Per server: the bytes of stderr and log messages kept for `logs`, and size-rotated files (`keep` of `size`). */
+    logs?: ServerLogsConfig;
   };
   /** The `serve:` section; absent in a config built by hand. */
   serve?: {

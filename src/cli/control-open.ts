@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { ControlSocketError } from '../control/control-server.js';
+import { openControl } from '../control/open-control.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+import type { FleetFlags } from './fleet-options.js';
+import type { Reporter } from './reporter.js';
+import { stateDirPath } from './store-path.js';
+
+/**
+ * Opens the control socket of `run` and `serve` in the state directory; resolves its close function. A socket
+ * that cannot be opened is a warning, not a failure: the fleet runs, only without control from other terminals.
+ */
+export async function openFleetControl(
+  sup: Supervisor,
+  configPath: string,
+  flags: FleetFlags,
+  reporter: Reporter,
+  command: string,
+): Promise<() => Promise<void>> {
+  const warn = (message: string) => reporter.log('warn', message);
+  try {
+    const control = await openControl(sup, {
+      dir: stateDirPath(flags.stateDir),
+      config: resolve(configPath),
+      command,
+      warn,
+    });
+    reporter.log('info', 'control socket open', { socket: control.path });
+    return () => control.close();
+  } catch (err) {
+    if (!(err instanceof ControlSocketError)) throw err;
+    warn(`${err.message}; status, restart and logs from another terminal are unavailable`);
+    return async () => {};
+  }
+}
