@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config/types.js';
+import { resultKind } from '../framing/result-type.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
@@ -6,9 +7,12 @@ import { clampTimeout } from './call-input.js';
 import { type CompleteResult, type CompletionRef, completeOn } from './fleet-complete.js';
 import { FleetPrompts } from './fleet-prompts.js';
 import { HeldNotices } from './held-notices.js';
+import { inputRounds } from './input-surface.js';
 import { isLogLevel, type LogLevel, type SetLevelOutcome } from './log-level.js';
 import {
   checkPromptInput,
+  declaredInput,
+  type HostInput,
   type PromptInputOptions,
   promptAnswer,
   promptRetryParams,
@@ -38,6 +42,8 @@ export class FleetSurface {
     private readonly connection: (id: string) => McpConnection | undefined,
     private readonly emit: Emit,
     private readonly now: () => number,
+    /** Who answers a prompt's input rounds (the host's `onInputRequired`) and what it declares. */
+    private readonly input: HostInput = {},
   ) {
     const held = new HeldNotices((e) => emit({ ...e, at: now() }));
     this.prompts = new FleetPrompts(
@@ -112,20 +118,38 @@ export class FleetSurface {
     const conn = this.connection(prompt.server);
     if (!conn)
       return surfaceFailure('SERVER_DOWN', `server '${prompt.server}' is not connected`, prompt.server);
-    const params = {
-      name: prompt.prompt,
-      ...(args !== undefined ? { arguments: args } : {}),
-      ...promptRetryParams(opts),
-    };
-    const sent = await requestOutcome<GetPromptResult>(
-      conn,
-      prompt.server,
-      'prompts/get',
-      params,
-      this.timeout(prompt.server),
-      opts.inputCapabilities,
-    );
-    const out = promptAnswer(sent, name, opts);
+    const declared = declaredInput(opts, this.input);
+    const rounds = await inputRounds<SurfaceOutcome<GetPromptResult>>({
+      what: `prompt '${name}'`,
+      server: prompt.server,
+      method: 'prompts/get',
+      name,
+      handler: opts.passInputRequired ? undefined : this.input.handler,
+      send: async (retry) => {
+        const params = {
+          name: prompt.prompt,
+          ...(args !== undefined ? { arguments: args } : {}),
+          ...promptRetryParams(retry ? { retry } : opts),
+        };
+        const timeout = this.timeout(prompt.server);
+        const sent = await requestOutcome<GetPromptResult>(
+          conn,
+          prompt.server,
+          'prompts/get',
+          params,
+          timeout,
+          declared,
+        );
+        const kind = sent.ok ? resultKind(sent.result) : undefined;
+        if (kind?.kind === 'input_required' && !opts.passInputRequired) return { input: kind.input };
+        return { done: promptAnswer(sent, name, opts) };
+      },
+    });
+    if (!rounds.ok) {
+      const failure = surfaceFailure(rounds.code, rounds.message, prompt.server);
+      return rounds.input ? { ...failure, input: rounds.input } : failure;
+    }
+    const out = rounds.value;
     if (out.ok && out.result.resultType !== 'input_required' && !Array.isArray(out.result.messages)) {
       return surfaceFailure(
         'INVALID_RESULT',

@@ -5,9 +5,12 @@ import { type CallFailure, callFailure } from '../protocol/call-outcome.js';
 
 /** What a server asked before it can answer a call, as the host's `onInputRequired` is given it. */
 export interface InputRequest {
-  /** The server that asked, and the tool's namespaced name. */
+  /** The server that asked, and the tool's namespaced name (for a prompt or a resource: its name or URI). */
   server: string;
   tool: string;
+  /** The request that asked (`tools/call`, `prompts/get`, `resources/read`) and the name or URI it is for. */
+  method: string;
+  name: string;
   /** Keyed by the server's own ids; each value an `elicitation/create`, `sampling/createMessage` or `roots/list`. */
   inputRequests: Record<string, Record<string, unknown>>;
   /** 1 for the first answer of this call, counting up. */
@@ -81,6 +84,8 @@ async function answer(
     const responses = await handler({
       server: call.server ?? '',
       tool,
+      method: 'tools/call',
+      name: tool,
       inputRequests: input.inputRequests,
       round,
       ...(call.signal ? { signal: call.signal } : {}),

@@ -2,6 +2,7 @@ import { describeInputRequests, resultKind } from '../framing/result-type.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import { checkCallExtras } from './call-input-extras.js';
+import type { InputHandler } from './input-rounds.js';
 
 /**
  * What a `prompts/get` may carry for MCP 2026-07-28 input rounds (a prompt, like a tool, may answer
@@ -18,6 +19,24 @@ export function checkPromptInput(opts: unknown): PromptInputOptions | string {
   const out: CallOptions = {};
   const wrong = checkCallExtras({ retry, passInputRequired, inputCapabilities }, out);
   return wrong ?? out;
+}
+
+/** The same options on `readResource`: a read, too, may answer `input_required` (MCP 2026-07-28). */
+export type InputOptions = PromptInputOptions;
+
+/** Who answers a request's input rounds in the library, and what it declares it can answer. */
+export interface HostInput {
+  handler?: InputHandler | undefined;
+  capabilities?: Record<string, unknown> | undefined;
+}
+
+/**
+ * What a request declares the caller can answer, as for tools: a gateway's request (passing the answer on) its
+ * client's kinds; a host's, its own `inputCapabilities`, else the host's when it has an `onInputRequired`.
+ */
+export function declaredInput(opts: InputOptions, host: HostInput): Record<string, unknown> | undefined {
+  if (opts.passInputRequired) return opts.inputCapabilities;
+  return opts.inputCapabilities ?? (host.handler ? host.capabilities : undefined);
 }
 
 /** The retry's `inputResponses` and `requestState`, as given, for the request's params. */

@@ -1,3 +1,4 @@
+import type { InputRequired } from '../framing/result-type.js';
 import { type CallErrorCode, failureFromError } from '../protocol/call-outcome.js';
 import { RemoteError } from '../protocol/errors.js';
 
@@ -24,6 +25,8 @@ export interface ResourceFailure {
   uri?: string;
   /** The JSON-RPC error code, for `REMOTE_ERROR` and a server's own `UNKNOWN_RESOURCE`. */
   rpcCode?: number;
+  /** For `INPUT_REQUIRED` and `INPUT_ROUNDS`: what the server asked and the `requestState` a retry must carry. */
+  input?: InputRequired;
 }
 
 /** A resource as a server lists it; every field it sent is kept, `uri` is the fleet's. */

@@ -26,7 +26,7 @@ import { FleetTools } from './fleet-tools.js';
 import { HeldNotices } from './held-notices.js';
 import { type CacheHint, ListHints } from './list-hints.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
-import type { PromptInputOptions } from './prompt-input.js';
+import type { InputOptions, PromptInputOptions } from './prompt-input.js';
 import type {
   ResourceListOutcome,
   ResourceReadOutcome,
@@ -124,6 +124,11 @@ export class Supervisor {
     this.actor = createFleetActor(config, options, deps);
     // XState rethrows actor errors asynchronously and would kill the host: report them instead, and reap.
     this.actor.subscribe({ error: (err) => this.onActorError(err) });
+    // Prompts and reads may ask for input as tools do: the same handler answers, declaring the same kinds.
+    const hostInput = {
+      handler: options.onInputRequired,
+      capabilities: options.inputCapabilities ?? { elicitation: {} },
+    };
     this.tools = new FleetTools(config, (e) => this.emit({ ...e, at: now() }), options.logger);
     this.surface = new FleetSurface(
       this.servers,
@@ -131,6 +136,7 @@ export class Supervisor {
       (id) => this.connections.get(id),
       (e) => this.emit(e),
       now,
+      hostInput,
     );
     this.tasks = new FleetTasks(
       config.servers.map((s) => s.id),
@@ -149,6 +155,7 @@ export class Supervisor {
       changed: (server) => this.emit({ type: 'resources', server, at: now() }),
       warn: (message) => options.logger?.warn?.(message),
       held: new HeldNotices((e) => this.emit({ ...e, at: now() })).of('resource'),
+      input: hostInput,
     });
     this.watch = new ServerWatch(
       this.actor,
@@ -344,9 +351,12 @@ export class Supervisor {
     return this.resources.templates();
   }
 
-  /** Reads a resource from the server that owns its URI; never rejects (`UNKNOWN_RESOURCE`, `SERVER_DOWN`, …). */
-  readResource(uri: string): Promise<ResourceReadOutcome> {
-    return this.resources.read(uri);
+  /**
+   * Reads a resource from the server that owns its URI; never rejects (`UNKNOWN_RESOURCE`, `SERVER_DOWN`, …).
+   * A read that answers `input_required` runs `onInputRequired` rounds as a tool call does; `opts` as `getPrompt`'s.
+   */
+  readResource(uri: string, opts?: InputOptions): Promise<ResourceReadOutcome> {
+    return this.resources.read(uri, opts);
   }
 
   /**
