@@ -1,0 +1,80 @@
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliProcesses, ensureBuilt, sleep, writeFixtureConfig } from './helpers.js';
+
+const cli = cliProcesses();
+beforeAll(ensureBuilt, 120_000);
+afterEach(cli.reap);
+
+async function sockets(state: string, n: number): Promise<string[]> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    let found: string[] = [];
+    try {
+      found = readdirSync(state).filter((f) => f.endsWith('.sock'));
+    } catch {
+      // Not created yet.
+    }
+    if (found.length >= n) return found;
+    if (Date.now() > end) throw new Error(`${n} sockets never appeared in ${state}`);
+    await sleep(50);
+  }
+}
+
+describe('choosing among running instances', () => {
+  it('says none runs, naming the state directory', async () => {
+    const state = join(cli.tempDir(), 'state');
+    const r = await cli.runCli(['status', '--state-dir', state]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `mcp-supervisor: no mcp-supervisor is running with state directory ${state}; start one with run or serve, or pass --state-dir for another\n`,
+    );
+  });
+
+  it('with a run and a serve in one state directory, asks for --config, and --config picks one', async () => {
+    const a = cli.tempDir();
+    const b = cli.tempDir();
+    const state = join(a, 'state');
+    mkdirSync(state);
+    const configA = writeFixtureConfig(a, [{ id: 'fa' }]);
+    const configB = writeFixtureConfig(b, [{ id: 'fb' }]);
+    const run = cli.spawnCli(['run', configA, '--trust-all', '--state-dir', state]);
+    // serve on stdio opens its socket at once; its fleet waits for a client, so it reports not started.
+    const serve = cli.spawnCli(['serve', configB, '--trust-all', '--state-dir', state]);
+    await run.waitFor(/event=log msg=started/);
+    const files = await sockets(state, 2);
+    for (const f of files) expect(statSync(join(state, f)).mode & 0o777).toBe(0o600);
+
+    const both = await cli.runCli(['status', '--state-dir', state]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/^mcp-supervisor: 2 mcp-supervisor instances run with state directory /);
+    expect(both.stderr).toContain(`pid ${run.child.pid} (run ${configA})`);
+    expect(both.stderr).toContain(`pid ${serve.child.pid} (serve ${configB})`);
+    expect(both.stderr).toMatch(/pass --config \(or --state-dir\) to pick one\n$/);
+
+    const picked = await cli.runCli(['status', '--json', '--state-dir', state, '--config', configB]);
+    expect(picked.code, picked.stderr).toBe(0);
+    const data = JSON.parse(picked.stdout) as {
+      instance: { pid: number };
+      servers: { id: string; state: string }[];
+    };
+    expect(data.instance.pid).toBe(serve.child.pid);
+    expect(data.servers).toMatchObject([{ id: 'fb', state: 'stopped' }]);
+    const early = await cli.runCli(['restart', 'fb', '--state-dir', state, '--config', configB]);
+    expect([early.code, early.stderr]).toEqual([1, 'mcp-supervisor: the fleet has not started yet\n']);
+
+    const other = await cli.runCli(['status', '--state-dir', state, '--config', join(b, 'other.yaml')]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(
+      /^mcp-supervisor: no mcp-supervisor is running for .*other\.yaml with state directory .* \(running there: pid /,
+    );
+
+    // serve ends when its client closes stdin; its socket goes with it.
+    serve.child.stdin!.end();
+    expect((await serve.exited).code).toBe(0);
+    expect(readdirSync(state).filter((f) => f.endsWith('.sock'))).toHaveLength(1);
+    const one = await cli.runCli(['status', '--json', '--state-dir', state]);
+    expect((JSON.parse(one.stdout) as { instance: { pid: number } }).instance.pid).toBe(run.child.pid);
+  });
+});
