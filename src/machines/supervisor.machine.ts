@@ -1,5 +1,6 @@
 import { type ActorRefFrom, assign, enqueueActions, type SnapshotFrom, setup } from 'xstate';
 import { type Books, markStable, newChildBook, notePhase, type Step, withChild } from './books.js';
+import { addChild, removeChild } from './child-set.js';
 import {
   type BackoffConfig,
   clearHistory,
@@ -36,7 +37,13 @@ export type SupervisorMachineEvent =
   | { type: 'RESTART'; id: string }
   | { type: 'RESTART_DUE'; id: string }
   /** A child has been ready for its `resetAfter` without a break (a delayed event of its own). */
-  | { type: 'CHILD.STABLE'; id: string };
+  | { type: 'CHILD.STABLE'; id: string }
+  /** A reload: a new server joins, stopped, at its place in `order` (the new config's); `START` starts it. */
+  | { type: 'ADD_CHILD'; server: SupervisedServer; order: readonly string[] }
+  /** A reload: a server leaves; its actor (and with it any process it still has) is stopped. */
+  | { type: 'REMOVE_CHILD'; id: string }
+  /** A reload: the strategy and the supervisor's limit for restarts from now on (the history is kept). */
+  | { type: 'SET_POLICY'; strategy: Books['strategy']; limit: LimitConfig };
 
 /** Plain data only: a snapshot persists as JSON, and a decision replays from it with `transition()`. */
 export interface SupervisorMachineContext {
@@ -184,6 +191,33 @@ export const supervisorMachine = setup({
     },
     'CHILD.STABLE': {
       actions: assign({ books: ({ context, event }) => markStable(context.books, event.id) }),
+    },
+    ADD_CHILD: {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const books = addChild(context.books, event.server, event.order);
+        if (!books) return;
+        const { id } = event.server;
+        enqueue.spawnChild('server', { id: serverActorId(id), input: { server: event.server } });
+        const disabled = context.disabled.filter((d) => d !== id);
+        enqueue.assign({ books, disabled: event.server.disabled ? [...disabled, id] : disabled });
+      }),
+    },
+    REMOVE_CHILD: {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const books = removeChild(context.books, event.id);
+        if (!books) return;
+        enqueue.cancel(restartTimer(event.id));
+        enqueue.cancel(stableTimer(event.id));
+        enqueue.stopChild(serverActorId(event.id));
+        const failures = { ...context.failures };
+        delete failures[event.id];
+        enqueue.assign({ books, failures, disabled: context.disabled.filter((d) => d !== event.id) });
+      }),
+    },
+    SET_POLICY: {
+      actions: assign({
+        books: ({ context, event }) => ({ ...context.books, strategy: event.strategy, limit: event.limit }),
+      }),
     },
     'CHILD.UNTRUSTED': {},
     'CHILD.EXITED': {
