@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, sleep, writeFixtureConfig } from './helpers.js';
@@ -76,5 +76,20 @@ describe('choosing among running instances', () => {
     expect(readdirSync(state).filter((f) => f.endsWith('.sock'))).toHaveLength(1);
     const one = await cli.runCli(['status', '--json', '--state-dir', state]);
     expect((JSON.parse(one.stdout) as { instance: { pid: number } }).instance.pid).toBe(run.child.pid);
+  });
+  it('removes its socket when the fleet ends in failure (the restart limit escalated)', async () => {
+    const dir = cli.tempDir();
+    const state = join(dir, 'state');
+    const config = writeFixtureConfig(
+      dir,
+      [{ id: 'bad', flags: ['--exit-at-start', '1'] }],
+      'supervisor:\n  limit: { maxRestarts: 1, window: 60s }\n',
+    );
+    const r = await cli.spawnCli(['run', config, '--trust-all', '--state-dir', state]).exited;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/event=escalated/);
+    const path = /event=log msg="control socket open" socket=(\S+)/.exec(r.stderr)?.[1];
+    expect(path?.startsWith(join(state, 'ctl-'))).toBe(true);
+    expect(existsSync(path!)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusData } from '../../src/cli/status-command.js';
@@ -25,7 +25,11 @@ beforeAll(async () => {
   await ensureBuilt();
   dir = cli.tempDir();
   state = join(dir, 'state');
-  const config = writeFixtureConfig(dir, [{ id: 'fx' }, { id: 'fy' }]);
+  const config = writeFixtureConfig(
+    dir,
+    [{ id: 'fx' }, { id: 'fy' }],
+    'supervisor:\n  logs: { ring: 64KiB, files: { keep: 2, size: 64KiB } }\n',
+  );
   fleet = cli.spawnCli(['run', config, '--trust-all', '--state-dir', state]);
   await fleet.waitFor(/event=log msg=started/);
 }, 120_000);
@@ -109,6 +113,10 @@ describe('control of a running fleet from another terminal', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(entries.at(-1)).toMatchObject({ source: 'stderr', line: expect.stringMatching(/^fixture\[/) });
+    // supervisor.logs.files: the same entries, as JSON lines, in the state directory.
+    const file = readFileSync(join(state, 'logs', 'fx.log'), 'utf8');
+    expect(file).toContain(`fixture[${pid}]`);
+    expect(file).toContain(`fixture[${next.pid}]`);
   });
 
   it('restart gives a new pid and ends the old one; stop and start act on one server', async () => {
