@@ -3,12 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { startBareLoop } from './lib/bare-loop.js';
 import { bigResults, cappedOk, concurrentEcho, sequentialEcho, wholeOk } from './lib/call-rounds.js';
 import { coldStartRounds } from './lib/cold-start.js';
 import { type Contender, connectSdk, startBareConnection, startOurs } from './lib/contenders.js';
 import { removeTrustStore } from './lib/fixture-fleet.js';
 import { oursHuge, sdkHuge } from './lib/huge-result.js';
+import { idleMemory } from './lib/idle-memory.js';
 import { interleave } from './lib/interleave.js';
+import { largeNotificationRounds } from './lib/large-notification.js';
 import { memoryPerServer } from './lib/memory-per-server.js';
 import { defaultFrameThreads, OURS_FROM, OURS_FROM_WHY } from './lib/ours.js';
 import { startRawPipe } from './lib/raw-pipe.js';
@@ -18,7 +21,7 @@ import { renderVsSdk, type VsSdkFigures } from './lib/vs-sdk-report.js';
 const MiB = 1024 * 1024;
 
 /** The sizes of one run. */
-export type VsSdkPlan = VsSdkFigures['plan'] & { memorySizes: readonly number[] };
+export type VsSdkPlan = VsSdkFigures['plan'] & { memorySizes: readonly number[]; idleServers: number };
 
 /** Sizes of the run; the defaults keep it near a minute and a half on 2 cores. */
 export const VS_SDK_PLAN: VsSdkPlan = {
@@ -30,7 +33,9 @@ export const VS_SDK_PLAN: VsSdkPlan = {
   bigCount: 16,
   hugeBytes: 32 * MiB,
   hugeRounds: 3,
-  memorySizes: [1, 10, 50],
+  memorySizes: [1, 10],
+  idleServers: 200,
+  notificationBytes: 8 * MiB,
   restartRounds: 5,
 };
 
@@ -46,20 +51,22 @@ async function callPhase(plan: VsSdkPlan) {
   let sdk: Contender | undefined;
   let bare: Contender | undefined;
   let floor: Contender | undefined;
+  let loop: Contender | undefined;
   try {
     ours = await startOurs();
     sdk = await connectSdk();
     bare = await startBareConnection();
     floor = await startRawPipe();
-    const all = { ours, sdk, bare };
+    loop = await startBareLoop();
+    const all = { ours, sdk, bare, loop };
     const big = { ours: cappedOk, sdk: wholeOk(plan.bigBytes), bare: cappedOk };
     for (const c of Object.values(all)) {
       // enough calls for the JIT to settle: the first few hundred cost two to three times the later ones
       await sequentialEcho(c, 1500);
       await concurrentEcho(c, 3000, plan.inFlight);
     }
-    for (const [k, c] of Object.entries(all))
-      await bigResults(c, 2, plan.bigBytes, big[k as keyof typeof big]);
+    for (const k of Object.keys(big) as Array<keyof typeof big>)
+      await bigResults(all[k], 2, plan.bigBytes, big[k]);
     const pipeOnly = floor;
     const anything = () => true;
     await bigResults(pipeOnly, 2, plan.bigBytes, anything);
@@ -68,12 +75,14 @@ async function callPhase(plan: VsSdkPlan) {
       ours: () => sequentialEcho(all.ours, plan.sequentialCalls),
       sdk: () => sequentialEcho(all.sdk, plan.sequentialCalls),
       bare: () => sequentialEcho(all.bare, plan.sequentialCalls),
+      loop: () => sequentialEcho(all.loop, plan.sequentialCalls),
     });
     progress(`${plan.inFlight}-in-flight echo`);
     const par = await interleave(plan.rounds, {
       ours: () => concurrentEcho(all.ours, plan.concurrentCalls, plan.inFlight),
       sdk: () => concurrentEcho(all.sdk, plan.concurrentCalls, plan.inFlight),
       bare: () => concurrentEcho(all.bare, plan.concurrentCalls, plan.inFlight),
+      loop: () => concurrentEcho(all.loop, plan.concurrentCalls, plan.inFlight),
     });
     progress('1 MiB results');
     const bigs = await interleave(plan.rounds, {
@@ -83,7 +92,7 @@ async function callPhase(plan: VsSdkPlan) {
     });
     return { seq, par, big: bigs };
   } finally {
-    await closeAll([ours, sdk, bare, floor]);
+    await closeAll([ours, sdk, bare, floor, loop]);
   }
 }
 
@@ -111,6 +120,8 @@ export async function runVsSdkBench(
     const hugeOurs = await oursHuge(plan.hugeBytes, plan.hugeRounds);
     const hugeSdk = await sdkHuge(plan.hugeBytes, 'default options');
     const hugeSdkRaised = await sdkHuge(plan.hugeBytes, 'maxBufferSize: 64 MiB', 64 * MiB);
+    progress(`one ${plan.notificationBytes / MiB} MiB notification`);
+    const notification = await largeNotificationRounds(plan.notificationBytes, plan.rounds);
     progress('cold start');
     const cold = await coldStartRounds(plan.rounds);
     progress('restart');
@@ -118,6 +129,8 @@ export async function runVsSdkBench(
     const restartBypass = await restartRounds(plan.restartRounds, 'bypass');
     progress('memory per server');
     const memory = await memoryPerServer(plan.memorySizes, [10]);
+    progress(`${plan.idleServers} idle servers`);
+    const idle = await idleMemory(plan.idleServers);
     const figures: VsSdkFigures = {
       env,
       plan,
@@ -126,6 +139,8 @@ export async function runVsSdkBench(
       cold,
       restart: { store: restartStore, bypass: restartBypass },
       memory,
+      notification,
+      idle,
       totalMs: performance.now() - t0,
     };
     const markdown = renderVsSdk(figures);
