@@ -119,6 +119,7 @@ export class McpConnection {
   private probeLostFlag = false;
   /** For a 2026 server, what `_meta` says on every request; unset for a 2025 one. */
   private envelope: RequestEnvelope | undefined;
+  private readonly timedOut = (method: string) => this.emit({ type: 'call_timeout', method });
 
   constructor(private readonly opts: ConnectionOptions) {
     const queueBytes = opts.queueBytes ?? DEFAULT_SERVER_LIMITS.queueBytes;
@@ -301,7 +302,7 @@ export class McpConnection {
           }
         : this.envelope;
     const sent = envelope ? withEnvelope(params, envelope) : params;
-    return this.pending.send(method, sent, opts, () => this.emit({ type: 'call_timeout', method }));
+    return this.pending.send(method, sent, opts, this.timedOut);
   }
 
   /** Sends a notification (no answer expected); false when it could not be written. */

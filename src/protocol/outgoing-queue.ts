@@ -12,18 +12,31 @@ export type WriteOutcome = 'sent' | 'full' | 'closed';
  */
 export class OutgoingQueue {
   private queued = 0;
-  private waiting: Buffer[] = [];
+  /**
+   * The lines not yet handed to the stream: those of the current tick (many calls sent in one tick go out in one
+   * `write()`), or everything since the stream asked us to wait.
+   */
+  private batch: string[] = [];
+  private batchBytes = 0;
+  private flushQueued = false;
   private blocked = false;
   private latched = false;
   private dropped = 0;
   private queuedWhenFull = 0;
+  private readonly flushTick = () => {
+    this.flushQueued = false;
+    if (!this.blocked) this.flush();
+  };
 
   constructor(
     private readonly stream: Writable,
     private readonly limitBytes: number,
     private readonly onFull: (queuedBytes: number) => void,
   ) {
-    stream.on('drain', () => this.flush());
+    stream.on('drain', () => {
+      this.blocked = false;
+      this.flush();
+    });
   }
 
   /** Bytes handed over and not yet taken by the server. */
@@ -50,58 +63,65 @@ export class OutgoingQueue {
     return this.queuedWhenFull;
   }
 
-  /** Queues one line; refuses it (and everything after it) when it would not fit. One message always fits an empty queue. */
+  /**
+   * Queues one line, written with the rest of this tick's once the tick's work is done; refuses it (and everything
+   * after it) when it would not fit. One message always fits an empty queue.
+   */
   write(line: string): WriteOutcome {
     if (this.latched) {
       this.dropped++;
       return 'full';
     }
     if (this.stream.destroyed || !this.stream.writable) return 'closed';
-    const buf = Buffer.from(line, 'utf8');
-    if (this.queued > 0 && this.queued + buf.byteLength > this.limitBytes) {
+    const n = Buffer.byteLength(line, 'utf8');
+    if (this.queued > 0 && this.queued + n > this.limitBytes) {
       this.latched = true;
       this.dropped++;
       const queued = this.queued;
       this.queuedWhenFull = queued;
       // Nothing queued can reach a server that reads nothing and will be killed: let it all go now, the stream's
       // own buffer too, rather than hold it until the process is gone.
-      this.waiting = [];
+      this.batch = [];
+      this.batchBytes = 0;
       this.stream.destroy();
       this.onFull(queued);
       return 'full';
     }
-    this.queued += buf.byteLength;
-    if (this.blocked) this.waiting.push(buf);
-    else this.push(buf);
+    this.queued += n;
+    this.batch.push(line);
+    this.batchBytes += n;
+    if (!this.blocked && !this.flushQueued) {
+      this.flushQueued = true;
+      // after the promise continuations of this tick, which send the next calls of every caller it answered
+      process.nextTick(this.flushTick);
+    }
     return 'sent';
   }
 
   /** Hands every waiting message to the stream at once, for a close that ends the stream behind them. */
   release(): void {
-    if (this.latched || this.stream.destroyed || !this.stream.writable) {
-      for (const buf of this.waiting) this.queued -= buf.byteLength;
-      this.waiting = [];
-      return;
-    }
-    for (const buf of this.waiting) this.push(buf);
-    this.waiting = [];
-  }
-
-  private push(buf: Buffer): void {
-    const n = buf.byteLength;
-    try {
-      // The callback runs once the bytes left us, or with an error when the pipe broke: either way they are gone.
-      this.blocked = !this.stream.write(buf, () => {
-        this.queued -= n;
-      });
-    } catch {
-      this.queued -= n;
-    }
+    this.flush();
   }
 
   private flush(): void {
-    this.blocked = false;
-    while (!this.blocked && this.waiting.length > 0) this.push(this.waiting.shift()!);
+    if (this.batch.length === 0) return;
+    const n = this.batchBytes;
+    const lines = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    if (this.latched || this.stream.destroyed || !this.stream.writable) {
+      this.queued -= n;
+      return;
+    }
+    try {
+      // The callback runs once the bytes left us, or with an error when the pipe broke: either way they are gone.
+      const more = this.stream.write(lines.length === 1 ? lines[0]! : lines.join(''), () => {
+        this.queued -= n;
+      });
+      this.blocked = !more;
+    } catch {
+      this.queued -= n;
+    }
   }
 }
 

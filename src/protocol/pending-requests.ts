@@ -18,12 +18,18 @@ interface Pending {
   method: string;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
-  timer: NodeJS.Timeout | undefined;
+  /** When the request times out (Date.now ms); +Infinity when it has no timeout. */
+  deadline: number;
+  /** The deadline is the progress bound (`maxTotalMs`), not `timeoutMs` of silence: it words the timeout. */
+  hard: boolean;
+  timeoutMs: number;
   result: ResultRequest | undefined;
-  detach: () => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  onTimeout: (method: string) => void;
   /** Set when the request asked for progress: told of each notification, which also restarts the timeout. */
-  onProgress?: ((p: ProgressUpdate) => void) | undefined;
-  rearm?: (() => void) | undefined;
+  progress: ProgressRequest | undefined;
+  hardEnd: number;
 }
 
 /** One `notifications/progress` of a request, without the token (which is ours, not the caller's). */
@@ -49,6 +55,14 @@ export interface ProgressRequest {
 export class PendingRequests {
   private nextId = 0;
   private readonly map = new Map<JsonRpcId, Pending>();
+  /**
+   * One timer for every request's deadline, armed for the earliest one; most calls share a timeout, so a call sent
+   * after another ends later and leaves the timer as it is. It is cleared once no request has a deadline.
+   */
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private timed = 0;
+  private readonly sweepNow = () => this.sweep();
 
   constructor(
     private readonly write: (m: JsonRpcMessage) => WriteOutcome,
@@ -70,66 +84,49 @@ export class PendingRequests {
       result?: ResultRequest | undefined;
       progress?: ProgressRequest | undefined;
     },
-    onTimeout: () => void,
+    onTimeout: (method: string) => void,
   ): Promise<unknown> {
     const id = this.nextId++;
     const progress = opts.progress;
+    const signal = opts.signal;
     const sent = progress ? withProgressToken(params, id) : params;
     return new Promise<unknown>((resolve, reject) => {
-      if (opts.signal?.aborted) {
+      if (signal?.aborted) {
         reject(new SupervisorError('REQUEST_CANCELLED', `'${method}' cancelled by the caller`));
         return;
       }
-      const abandon = (err: SupervisorError, reason: string) => {
-        if (!this.map.has(id)) return;
-        this.take(id);
-        // initialize must never be cancelled (MCP), nor a discover probe a 2025 server may never have seen (it
-        // has no session to cancel in yet); everything else tells the server to stop working.
-        if (method !== 'initialize' && method !== 'server/discover') {
-          this.write({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason },
-          });
-        }
-        reject(err);
-      };
-      const onAbort = () =>
-        abandon(
-          new SupervisorError('REQUEST_CANCELLED', `'${method}' cancelled by the caller`),
-          'cancelled by the caller',
-        );
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
       const timed = opts.timeoutMs > 0 && Number.isFinite(opts.timeoutMs);
-      const hardEnd = progress ? Date.now() + progress.maxTotalMs : Number.POSITIVE_INFINITY;
-      const arm = (ms: number, hard: boolean) =>
-        setTimeout(() => {
-          onTimeout();
-          const why = hard
-            ? `timed out after ${progress?.maxTotalMs} ms in all (progress kept it going until then)`
-            : `timed out after ${opts.timeoutMs} ms`;
-          abandon(new SupervisorError('REQUEST_TIMEOUT', `'${method}' ${why}`), why);
-        }, ms);
+      const now = timed ? Date.now() : 0;
       const entry: Pending = {
         method,
         resolve,
         reject,
-        timer: timed
-          ? arm(Math.min(opts.timeoutMs, progress?.maxTotalMs ?? opts.timeoutMs), false)
-          : undefined,
+        deadline: timed
+          ? now + Math.min(opts.timeoutMs, progress?.maxTotalMs ?? opts.timeoutMs)
+          : Number.POSITIVE_INFINITY,
+        hard: false,
+        timeoutMs: opts.timeoutMs,
         result: opts.result,
-        detach: () => opts.signal?.removeEventListener('abort', onAbort),
+        signal,
+        onAbort: undefined,
+        onTimeout,
+        progress,
+        hardEnd: progress ? Date.now() + progress.maxTotalMs : Number.POSITIVE_INFINITY,
       };
-      if (progress) {
-        entry.onProgress = progress.onProgress;
-        entry.rearm = () => {
-          if (!timed) return;
-          if (entry.timer) clearTimeout(entry.timer);
-          const left = Math.max(1, hardEnd - Date.now());
-          entry.timer = left <= opts.timeoutMs ? arm(left, true) : arm(opts.timeoutMs, false);
-        };
+      if (signal) {
+        entry.onAbort = () =>
+          this.abandon(
+            id,
+            new SupervisorError('REQUEST_CANCELLED', `'${method}' cancelled by the caller`),
+            'cancelled by the caller',
+          );
+        signal.addEventListener('abort', entry.onAbort, { once: true });
       }
       this.map.set(id, entry);
+      if (timed) {
+        this.timed++;
+        this.schedule(entry.deadline);
+      }
       const message: JsonRpcMessage =
         sent === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sent };
       const outcome = this.write(message);
@@ -143,6 +140,53 @@ export class PendingRequests {
     });
   }
 
+  /** Takes the request out and rejects it, telling the server to stop working on it. */
+  private abandon(id: JsonRpcId, err: SupervisorError, reason: string): void {
+    const p = this.take(id);
+    if (!p) return;
+    // initialize must never be cancelled (MCP), nor a discover probe a 2025 server may never have seen (it
+    // has no session to cancel in yet); everything else tells the server to stop working.
+    if (p.method !== 'initialize' && p.method !== 'server/discover') {
+      this.write({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason },
+      });
+    }
+    p.reject(err);
+  }
+
+  /** Arms the one timer for `deadline` unless it already fires sooner. */
+  private schedule(deadline: number): void {
+    if (this.timer !== undefined && this.timerAt <= deadline) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = deadline;
+    this.timer = setTimeout(this.sweepNow, Math.max(0, deadline - Date.now()));
+  }
+
+  /** Times out every request whose deadline passed, then arms the timer for the earliest one left. */
+  private sweep(): void {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    const due: Array<[JsonRpcId, Pending]> = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, p] of this.map) {
+      if (p.deadline <= now) due.push([id, p]);
+      else if (p.deadline < next) next = p.deadline;
+    }
+    for (const [id, p] of due) {
+      // an earlier one's onTimeout may have settled this one already
+      if (this.map.get(id) !== p) continue;
+      p.onTimeout(p.method);
+      const why = p.hard
+        ? `timed out after ${p.progress?.maxTotalMs} ms in all (progress kept it going until then)`
+        : `timed out after ${p.timeoutMs} ms`;
+      this.abandon(id, new SupervisorError('REQUEST_TIMEOUT', `'${p.method}' ${why}`), why);
+    }
+    if (next !== Number.POSITIVE_INFINITY && this.timed > 0) this.schedule(next);
+  }
+
   /**
    * Takes a `notifications/progress` params object: the token is the id of a request of ours that asked for
    * progress, or the notification is dropped (a late one, or a token we never gave out).
@@ -153,16 +197,26 @@ export class PendingRequests {
     if (typeof progressToken !== 'number' || typeof progress !== 'number' || !Number.isFinite(progress))
       return;
     const p = this.map.get(progressToken);
-    if (!p?.onProgress) return;
-    p.rearm?.();
+    if (!p?.progress) return;
+    this.rearm(p);
     const update: ProgressUpdate = { progress };
     if (typeof total === 'number' && Number.isFinite(total)) update.total = total;
     if (typeof message === 'string') update.message = message;
     try {
-      p.onProgress(update);
+      p.progress.onProgress(update);
     } catch {
       // The caller's callback is not ours to fail on; the call goes on.
     }
+  }
+
+  /** Progress restarts the timeout: `timeoutMs` of silence from now, never past the hard end. */
+  private rearm(p: Pending): void {
+    if (p.deadline === Number.POSITIVE_INFINITY) return;
+    const now = Date.now();
+    const left = Math.max(1, p.hardEnd - now);
+    p.hard = left <= p.timeoutMs;
+    p.deadline = now + (p.hard ? left : p.timeoutMs);
+    this.schedule(p.deadline);
   }
 
   /** Tells the decoder whether a response id is a tools/call to flatten or cap, and how. */
@@ -218,8 +272,12 @@ export class PendingRequests {
     const p = this.map.get(id);
     if (!p) return undefined;
     this.map.delete(id);
-    if (p.timer) clearTimeout(p.timer);
-    p.detach();
+    if (p.deadline !== Number.POSITIVE_INFINITY && --this.timed === 0 && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+    }
+    if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);
     return p;
   }
 }

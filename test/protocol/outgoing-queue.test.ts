@@ -45,6 +45,25 @@ describe('OutgoingQueue', () => {
     expect(q.queuedBytes).toBe(0);
   });
 
+  it('writes the lines of one tick to the stream in one write(), in order', async () => {
+    const stream = new PassThrough();
+    const writes: string[] = [];
+    const write = stream.write.bind(stream);
+    stream.write = ((chunk: string | Buffer, cb?: (err?: Error | null) => void) => {
+      writes.push(chunk.toString());
+      return write(chunk, cb);
+    }) as typeof stream.write;
+    const q = new OutgoingQueue(stream, 64 * 1024, () => {});
+    for (let i = 0; i < 64; i++) q.write(`{"id":${i}}\n`);
+    await new Promise((r) => setImmediate(r));
+    q.write('{"id":"next tick"}\n');
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toHaveLength(2);
+    expect(writes[0]).toBe(Array.from({ length: 64 }, (_, i) => `{"id":${i}}\n`).join(''));
+    expect(writes[1]).toBe('{"id":"next tick"}\n');
+    await eventually(() => q.queuedBytes === 0, 2000, 'the queue to empty');
+  });
+
   it('refuses what would pass the bound, latches, and reports once', () => {
     const stream = unread();
     const full: number[] = [];

@@ -111,6 +111,42 @@ describe('PendingRequests', () => {
     expect(w.sent).toHaveLength(1);
   });
 
+  it('many requests share one timer, and each still times out at its own bound', async () => {
+    vi.useFakeTimers();
+    const w = writer();
+    const pending = new PendingRequests(w.write);
+    const timedOut: string[] = [];
+    const onTimeout = (method: string) => timedOut.push(method);
+    const codes: Record<string, Promise<string>> = {};
+    for (let i = 0; i < 50; i++)
+      codes[`a${i}`] = codeOf(pending.send(`a${i}`, {}, { timeoutMs: 100 }, onTimeout));
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(10);
+    // sent later with a shorter timeout: its deadline (60) comes before the others' (100)
+    codes.short = codeOf(pending.send('short', {}, { timeoutMs: 50 }, onTimeout));
+    vi.advanceTimersByTime(20);
+    codes.late = codeOf(pending.send('late', {}, { timeoutMs: 100 }, onTimeout));
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(29);
+    expect(timedOut).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(timedOut).toEqual(['short']);
+    vi.advanceTimersByTime(39);
+    expect(timedOut).toEqual(['short']);
+    pending.settle(3, { jsonrpc: '2.0', id: 3, result: {} });
+    vi.advanceTimersByTime(1);
+    expect(timedOut).toHaveLength(50);
+    expect(timedOut).not.toContain('a3');
+    vi.advanceTimersByTime(29);
+    expect(timedOut).toHaveLength(50);
+    vi.advanceTimersByTime(1);
+    expect(timedOut.at(-1)).toBe('late');
+    expect(await codes.late).toBe('REQUEST_TIMEOUT');
+    expect(await codes.a3).toBe('resolved');
+    expect(pending.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('an answer before the timeout clears the timer: no cancel, no onTimeout', async () => {
     vi.useFakeTimers();
     const w = writer();
