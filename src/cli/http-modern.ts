@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { Gateway } from './gateway.js';
 import {
@@ -12,6 +12,7 @@ import {
   unsupportedVersion,
 } from './gateway-era.js';
 import type { Caller } from './http-auth.js';
+import { answerDeferred } from './http-deferred.js';
 import { decodeParam, paramHeaderProblem } from './http-param-headers.js';
 
 /** The methods whose `Mcp-Name` header mirrors a field of the body, and which field. */
@@ -40,8 +41,9 @@ export interface Refusal {
 
 /**
  * 2026 requests over HTTP: no session, so each POST gets its own Gateway over the shared fleet and a stateless
- * SDK transport, closed when the response ends. Nothing of a client is kept between its requests, so any
- * `serve --http` replica over the same config answers any of them.
+ * SDK transport, closed when the response ends (its head held back until the first message: http-deferred.ts).
+ * Nothing of a client is kept between its requests, so any `serve --http` replica over the same config answers
+ * any of them.
  */
 export class ModernRequests {
   constructor(private readonly opts: ModernOptions) {}
@@ -67,10 +69,13 @@ export class ModernRequests {
     req.headers['mcp-protocol-version'] = LATEST_PROTOCOL_VERSION;
     const gateway = this.opts.gateway(caller);
     // No session id generator: the SDK transport is then stateless (no Mcp-Session-Id, no initialize needed).
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: this.opts.jsonResponse });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      enableJsonResponse: this.opts.jsonResponse,
+    });
     res.once('close', () => void gateway.close());
     await gateway.connect(transport);
-    await transport.handleRequest(req, res, body);
+    // The head waits for the first message, so an error the revision gives a status to (a server's −32021) gets it.
+    await answerDeferred(transport, req, res, body);
   }
 }
 

@@ -1,0 +1,130 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
+/**
+ * The HTTP status 2026-07-28 ties to a JSON-RPC error over Streamable HTTP: 400 for a header mismatch (−32020), a
+ * missing required client capability (−32021) and an unsupported protocol version (−32022); 404 for a method the
+ * server does not implement (−32601). Any other error is answered with 200, as a result is.
+ */
+export function statusOfError(code: unknown): number | undefined {
+  if (code === -32020 || code === -32021 || code === -32022) return 400;
+  if (code === -32601) return 404;
+  return undefined;
+}
+
+// Headers that describe the connection or the body of the request as it came, not the request itself.
+const HOP_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
+ * Hands one 2026 POST (its body already read and checked) to the SDK's web-standard transport and writes the
+ * answer, holding the response head back until the first message is known. The transport opens a 200 event
+ * stream at once; but when the first thing on it is the final answer and that answer is an error HTTP gives a
+ * status to, the client gets that status with the error as a JSON body instead (the error may come from a server
+ * of the fleet, long after the POST arrived). Once anything else comes first — a progress or log notification,
+ * or the transport's keep-alive comment after 15 s of silence — the stream goes out as it is, with 200.
+ */
+export async function answerDeferred(
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (HOP_HEADERS.has(name.toLowerCase())) continue;
+    try {
+      headers.append(name, req.rawHeaders[i + 1]!);
+    } catch {
+      // A header the fetch API will not carry is not one the transport reads.
+    }
+  }
+  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), { method: 'POST', headers });
+  const response = await transport.handleRequest(request, { parsedBody: body });
+  const head = Object.fromEntries(response.headers);
+  const type = (response.headers.get('content-type') ?? '').toLowerCase();
+  if (!response.body || !type.startsWith('text/event-stream')) {
+    const text = await response.text();
+    const status = response.status === 200 ? (errorStatusOf(text) ?? 200) : response.status;
+    res.writeHead(status, head).end(text);
+    return;
+  }
+
+  const reader = response.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => {}));
+  const held: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    held.push(value);
+    text += decoder.decode(value, { stream: true });
+    const first = firstEvent(text);
+    if (first === undefined) continue;
+    const status = first === '' ? undefined : errorStatusOf(first);
+    if (status !== undefined) {
+      void reader.cancel().catch(() => {});
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(first);
+      return;
+    }
+    break;
+  }
+  if (res.destroyed) return;
+  res.writeHead(response.status, head);
+  for (const chunk of held) await write(res, chunk);
+  for (;;) {
+    const next = await reader.read().catch(() => undefined);
+    if (!next || next.done || res.destroyed) break;
+    await write(res, next.value);
+  }
+  res.end();
+}
+
+/** The data of the stream's first complete event ('' for one without data, such as a comment); undefined until one is complete. */
+function firstEvent(text: string): string | undefined {
+  const normal = text.replace(/\r\n?/g, '\n');
+  const end = normal.indexOf('\n\n');
+  if (end < 0) return undefined;
+  return normal
+    .slice(0, end)
+    .split('\n')
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
+    .join('\n');
+}
+
+/** The status of a body that is one JSON-RPC error response HTTP gives a status to; undefined for anything else. */
+function errorStatusOf(text: string): number | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const m = message as { method?: unknown; error?: { code?: unknown } };
+  if (m.method !== undefined || typeof m.error !== 'object' || m.error === null) return undefined;
+  return statusOfError(m.error.code);
+}
+
+function write(res: ServerResponse, chunk: Uint8Array): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  if (res.write(chunk)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
