@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cgroupPids } from './cgroup.js';
 import { liveGroups } from './ledger.js';
 
 /** CPU time and resident memory of a server's whole process tree, and where the figures came from. */
@@ -7,7 +8,10 @@ export interface TreeUsage {
   cpuMs: number;
   rssBytes: number;
   processes: number;
-  /** `cgroup`: the server's own cgroup's counters; `pgroup`: summed over its process group's members in /proc. */
+  /**
+   * `cgroup`: the members of the server's own cgroup (every descendant, also one that left the process group),
+   * with the cgroup's own CPU counter; `pgroup`: the members of its process group found in /proc.
+   */
   from: 'cgroup' | 'pgroup';
 }
 
@@ -15,10 +19,15 @@ export interface TreeUsage {
 const TICK_MS = 10;
 const PAGE_BYTES = 4096;
 
+interface ProcSum {
+  ticks: number;
+  pages: number;
+  processes: number;
+}
+
 /**
- * What the tree of the server whose leader is `pid` uses now: from its cgroup when it is contained in one (it
- * counts every descendant, including those that left the group), else by walking /proc for the members of its
- * process group. Undefined when nothing of it is left.
+ * What the tree of the server whose leader is `pid` uses now: its cgroup's members when it is contained in one,
+ * else the members of its process group. Undefined when nothing of it is left.
  */
 export function treeUsage(pid: number): TreeUsage | undefined {
   const cgroup = liveGroups().find((g) => g.pgid === pid)?.cgroup;
@@ -26,50 +35,60 @@ export function treeUsage(pid: number): TreeUsage | undefined {
     const usage = cgroupUsage(cgroup);
     if (usage) return usage;
   }
-  return groupUsage(pid);
+  const sum = sumStats(procPids(), (f) => Number(f[2]) === pid);
+  if (sum.processes === 0) return undefined;
+  return {
+    cpuMs: sum.ticks * TICK_MS,
+    rssBytes: sum.pages * PAGE_BYTES,
+    processes: sum.processes,
+    from: 'pgroup',
+  };
 }
 
 function cgroupUsage(dir: string): TreeUsage | undefined {
+  const pids = cgroupPids(dir);
+  const sum = sumStats(pids, () => true);
+  if (sum.processes === 0) return undefined;
+  // The cgroup's counter also holds the CPU of members that already exited; /proc only that of the living.
+  const usec = Number(/^usage_usec (\d+)$/m.exec(readOr(join(dir, 'cpu.stat')))?.[1]);
+  return {
+    cpuMs: Number.isFinite(usec) ? Math.round(usec / 1000) : sum.ticks * TICK_MS,
+    rssBytes: sum.pages * PAGE_BYTES,
+    processes: sum.processes,
+    from: 'cgroup',
+  };
+}
+
+/** Sums utime+stime and resident pages over the live (not zombie) pids whose stat fields pass `keep`. */
+function sumStats(pids: Iterable<number>, keep: (fields: string[]) => boolean): ProcSum {
+  const sum: ProcSum = { ticks: 0, pages: 0, processes: 0 };
+  for (const pid of pids) {
+    const text = readOr(`/proc/${pid}/stat`);
+    if (text === '') continue;
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    if (f[0] === 'Z' || f[0] === 'X' || !keep(f)) continue;
+    sum.ticks += Number(f[11]) + Number(f[12]);
+    sum.pages += Number(f[21]);
+    sum.processes++;
+  }
+  return sum;
+}
+
+function procPids(): number[] {
   try {
-    const stat = readFileSync(join(dir, 'cpu.stat'), 'utf8');
-    const usec = Number(/^usage_usec (\d+)$/m.exec(stat)?.[1] ?? Number.NaN);
-    const memory = readFileSync(join(dir, 'memory.stat'), 'utf8');
-    // Resident memory is anonymous plus file-backed pages mapped in; memory.current also counts page cache.
-    const anon = Number(/^anon (\d+)$/m.exec(memory)?.[1] ?? 0);
-    const mapped = Number(/^file_mapped (\d+)$/m.exec(memory)?.[1] ?? 0);
-    const procs = readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).length;
-    if (!Number.isFinite(usec)) return undefined;
-    return { cpuMs: Math.round(usec / 1000), rssBytes: anon + mapped, processes: procs, from: 'cgroup' };
+    return readdirSync('/proc')
+      .filter((e) => e.charCodeAt(0) >= 48 && e.charCodeAt(0) <= 57)
+      .map(Number);
   } catch {
-    return undefined;
+    return [];
   }
 }
 
-function groupUsage(pgid: number): TreeUsage | undefined {
-  let entries: string[];
+function readOr(path: string): string {
   try {
-    entries = readdirSync('/proc');
+    return readFileSync(path, 'utf8');
   } catch {
-    return undefined;
+    return '';
   }
-  let ticks = 0;
-  let pages = 0;
-  let processes = 0;
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    let text: string;
-    try {
-      text = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // The command name may hold spaces and parentheses: the fields start after the last ')'.
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    if (Number(f[2]) !== pgid || f[0] === 'Z' || f[0] === 'X') continue;
-    ticks += Number(f[11]) + Number(f[12]);
-    pages += Number(f[21]);
-    processes++;
-  }
-  if (processes === 0) return undefined;
-  return { cpuMs: ticks * TICK_MS, rssBytes: pages * PAGE_BYTES, processes, from: 'pgroup' };
 }

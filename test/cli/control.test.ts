@@ -27,7 +27,7 @@ beforeAll(async () => {
   state = join(dir, 'state');
   const config = writeFixtureConfig(
     dir,
-    [{ id: 'fx' }, { id: 'fy' }],
+    [{ id: 'fx', flags: ['--grandchild'] }, { id: 'fy' }],
     'supervisor:\n  logs: { ring: 64KiB, files: { keep: 2, size: 64KiB } }\n',
   );
   fleet = cli.spawnCli(['run', config, '--trust-all', '--state-dir', state]);
@@ -80,7 +80,9 @@ describe('control of a running fleet from another terminal', () => {
       expect(row.pid).toBe(await pidOf(dir, row.id));
       expect(alive(row.pid!)).toBe(true);
       expect(row.usage!.rssBytes).toBeGreaterThan(1024 * 1024);
-      expect(row.usage!.processes).toBeGreaterThanOrEqual(1);
+      // fx started a grandchild: the whole tree is counted, from the cgroup when the server has one.
+      expect(row.usage!.processes).toBe(row.id === 'fx' ? 2 : 1);
+      expect(row.usage!.from).toBe(row.containment === 'cgroup' ? 'cgroup' : 'pgroup');
       expect(row.usage!.cpuMs).toBeGreaterThanOrEqual(0);
       expect(row.tools).toBeGreaterThan(0);
     }
