@@ -1,41 +1,95 @@
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import { launchProblems } from '../config/launch-check.js';
+import { type ConfigReading, readConfig } from '../config/parse-config.js';
+import { sortProblems } from '../config/problem-sink.js';
 import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import { type ContainmentKind, chooseContainment } from '../process/containment.js';
-import { type LocatedProblem, parseLocatedYaml } from '../registry/located-yaml.js';
+import type { LocatedProblem } from '../registry/located-yaml.js';
 import { maskArgs, maskHeaders, maskInline } from '../trust/mask.js';
 import { displayCommand } from './approval.js';
-import { readConfigFile } from './config-file.js';
+import { assertConfigPath } from './config-file.js';
 import { formatDuration } from './durations.js';
+import { usageError } from './errors.js';
+
+/** Flags of `check`. */
+export interface CheckFlags {
+  /** Print the outcome as one JSON document on stdout (problems included) instead of text. */
+  json?: boolean;
+}
 
 /**
- * `check`: validates a config without spawning anything, including that each enabled server's command is found
- * and its cwd is a directory on this machine; prints a summary on success (problems are thrown).
+ * `check`: validates a config without spawning anything or touching the network, including that each enabled
+ * server's command is found and runnable and its cwd is a directory on this machine. Every problem is reported
+ * at once: the file's own, its manifests', and the launches of the servers that are valid as written.
+ * Prints a summary on success; problems are thrown (exit 1), or printed as data with `--json`.
  */
 export async function checkCommand(
   configPath: string,
+  flags: CheckFlags = {},
   write: (s: string) => void = (s) => void process.stdout.write(s),
 ): Promise<number> {
-  const config = await readConfigFile(configPath);
-  const text = await readFile(configPath, 'utf8');
-  const problems = await launchProblems(config, text);
-  const containment = containmentHere(config, text);
-  if (typeof containment !== 'string') problems.push(containment);
-  if (problems.length > 0) throw new ConfigError(problems);
+  assertConfigPath(configPath);
+  let text: string;
+  try {
+    text = await readFile(configPath, 'utf8');
+  } catch (err) {
+    throw usageError(`cannot read config '${configPath}': ${(err as Error).message}`, 'config_unreadable');
+  }
+  const reading = readConfig(text, { source: configPath, baseDir: dirname(resolve(configPath)) });
+  const containment = reading.config ? containmentHere(reading.config, reading) : undefined;
+  const found = [...reading.problems, ...launchProblems(reading)];
+  if (containment !== undefined && typeof containment !== 'string') found.push(containment);
+  const problems = sortProblems(found, configPath);
+  const config = reading.config;
+  if (flags.json) {
+    write(`${JSON.stringify(checkData(configPath, problems, config, containment))}\n`);
+    return problems.length > 0 ? 1 : 0;
+  }
+  if (problems.length > 0 || !config) throw new ConfigError(problems);
   write(`${summarize(config, containment as ContainmentKind).join('\n')}\n`);
   return 0;
 }
 
+/** `check --json`: the outcome as data, every problem with its code (`INVALID` for a value the schema refuses). */
+function checkData(
+  source: string,
+  problems: readonly LocatedProblem[],
+  config: SupervisorConfig | undefined,
+  containment: ContainmentKind | LocatedProblem | undefined,
+) {
+  const ok = problems.length === 0;
+  return {
+    ok,
+    source,
+    problems: problems.map((p) => ({ ...p, code: p.code ?? 'INVALID' })),
+    ...(ok && config
+      ? {
+          containment,
+          servers: config.servers.map((s) => ({ id: s.id, disabled: s.disabled, remote: !!s.remote })),
+        }
+      : {}),
+  };
+}
+
 /** The mechanism servers would run under on this machine, or the located problem of a forced one it lacks. */
-function containmentHere(config: SupervisorConfig, text: string): ContainmentKind | LocatedProblem {
+function containmentHere(
+  config: SupervisorConfig,
+  reading: Pick<ConfigReading, 'locate'>,
+): ContainmentKind | LocatedProblem {
   const setting = config.supervisor.containment ?? 'auto';
   try {
     return chooseContainment(setting);
   } catch (err) {
-    const at = parseLocatedYaml(text, config.source).locate(['supervisor', 'containment']);
-    return { source: config.source, ...at, path: 'supervisor.containment', message: (err as Error).message };
+    const at = reading.locate(['supervisor', 'containment']);
+    return {
+      source: config.source,
+      ...at,
+      path: 'supervisor.containment',
+      message: (err as Error).message,
+      code: 'CONTAINMENT',
+    };
   }
 }
 

@@ -8,13 +8,18 @@ import { CliError, usageError } from './errors.js';
  * a file with problems throws the loader's ConfigError, whose located lines the program prints (exit 1).
  */
 export async function readConfigFile(path: string): Promise<SupervisorConfig> {
+  assertConfigPath(path);
+  return loadConfig(path);
+}
+
+/** Throws the usage error (exit 2) of a config path that names no file. */
+export function assertConfigPath(path: string): void {
   try {
     if (statSync(path).isDirectory()) throw usageError(`cannot read config '${path}': it is a directory`);
   } catch (err) {
     if (err instanceof CliError) throw err;
     throw usageError(`cannot read config '${path}': ${describeFsError(err)}`, 'config_unreadable');
   }
-  return loadConfig(path);
 }
 
 /** Validates `--trust` ids against the config so a typo fails loudly instead of silently refusing. */

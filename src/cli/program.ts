@@ -88,7 +88,10 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .command('check')
     .description('validate a config without starting anything')
     .argument('<config>', 'fleet config')
-    .action(async (config: string) => setCode(await (await import('./check.js')).checkCommand(config)));
+    .option('--json', 'print the outcome (every problem with its code) as JSON on stdout instead of text')
+    .action(async (config: string, flags: { json?: boolean }) =>
+      setCode(await (await import('./check.js')).checkCommand(config, flags)),
+    );
 
   controlOptions(program.command('status'))
     .description('show the running fleet: state, pid, restarts, uptime, tools, CPU and RSS per server')

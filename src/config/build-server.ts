@@ -70,9 +70,9 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
       server.scopesRequired = unique([...server.scopesRequired, ...scopes_required]);
       server.tools = mergeTools([...mcp_tools.map(normalizeMcpToolEntry), ...server.tools]);
     } else if ('readError' in load) {
-      ctx.sink.at([...ctx.path, 'manifest'], load.readError);
+      ctx.sink.at([...ctx.path, 'manifest'], load.readError, 'MANIFEST_UNREADABLE');
     } else {
-      ctx.sink.addForeign(load.problems);
+      ctx.sink.addForeign(load.problems.map((p) => ({ ...p, code: 'MANIFEST_INVALID' })));
     }
   }
   return server;

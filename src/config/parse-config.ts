@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { isRecord } from '../framing/is-record.js';
-import { type LocatedDocument, parseLocatedYaml } from '../registry/located-yaml.js';
+import { type LocatedDocument, type LocatedProblem, parseLocatedYaml } from '../registry/located-yaml.js';
 import { mcpToolEntryNameIssues } from '../registry/manifest.js';
 import { buildServer } from './build-server.js';
 import { ConfigError } from './config-error.js';
@@ -40,16 +40,42 @@ export interface ParseConfigOptions {
 
 /** Parses config text (YAML or JSON) into a SupervisorConfig with every default filled; throws ConfigError. */
 export function parseConfig(text: string, opts: ParseConfigOptions = {}): SupervisorConfig {
+  const reading = readConfig(text, opts);
+  if (reading.problems.length > 0 || !reading.config) throw new ConfigError(reading.problems);
+  return reading.config;
+}
+
+/**
+ * One reading of a config, whatever it holds: every problem, and the config as far as it could be built (the
+ * servers whose entries are valid), so that `check` can go on to look at those servers' launches.
+ */
+export interface ConfigReading {
+  /** Undefined when the text is no usable document (bad YAML, not a mapping). */
+  config: SupervisorConfig | undefined;
+  /** Where each of `config.servers` stands in the document (`['servers', 'files']`), in the same order. */
+  serverPaths: (readonly string[])[];
+  /** Every problem, this file's first, then other files' (manifests), each in order of line. */
+  problems: LocatedProblem[];
+  /** Where a path of the document stands in the text. */
+  locate: LocatedDocument['locate'];
+}
+
+/** Reads config text like {@link parseConfig}, returning its problems instead of throwing them. */
+export function readConfig(text: string, opts: ParseConfigOptions = {}): ConfigReading {
   const source = opts.source ?? '<config>';
   try {
     return parse(text, source, opts.env ?? process.env, resolve(opts.baseDir ?? process.cwd()));
   } catch (err) {
-    if (err instanceof ConfigError) throw err;
+    const failed = { config: undefined, serverPaths: [], locate: () => ({ line: 1, col: 1 }) };
+    if (err instanceof ConfigError) return { ...failed, problems: err.problems };
     // Whatever else goes wrong, the caller still gets the one error type it prints (a bug, but a readable one).
     const message = err instanceof Error ? err.message : String(err);
-    throw new ConfigError([
-      { source, line: 1, col: 1, path: '', message: `internal error while reading the config: ${message}` },
-    ]);
+    return {
+      ...failed,
+      problems: [
+        { source, line: 1, col: 1, path: '', message: `internal error while reading the config: ${message}` },
+      ],
+    };
   }
 }
 
@@ -68,10 +94,11 @@ export async function loadConfig(path: string, opts: { env?: Env } = {}): Promis
   return parseConfig(text, parseOpts);
 }
 
-function parse(text: string, source: string, env: Env, baseDir: string): SupervisorConfig {
+function parse(text: string, source: string, env: Env, baseDir: string): ConfigReading {
   const body = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
   const doc = readYaml(isJsonSource(source) ? blankJsonComments(body) : body, source);
-  if (doc.problems.length > 0) throw new ConfigError(doc.problems);
+  // Duplicate keys leave a readable document (see parseLocatedYaml): the rest of the file is checked as well.
+  if (doc.value === undefined && doc.problems.length > 0) throw new ConfigError(doc.problems);
   const top = doc.value;
   const fail = (message: string) => new ConfigError([{ source, ...doc.locate([]), path: '', message }]);
   if (top === null || top === undefined)
@@ -81,6 +108,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
   const container = 'mcpServers' in top ? 'mcpServers' : 'servers';
   const rootSchema = container === 'mcpServers' ? McpServersDocumentSchema : NativeDocumentSchema;
   const sink = new ProblemSink(doc, text, source, rootSchema);
+  sink.addForeign(doc.problems);
   if (container === 'mcpServers' && 'servers' in top)
     sink.at(['servers'], 'use either "servers" or "mcpServers", not both');
   if (container === 'servers') {
@@ -113,6 +141,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
   for (const p of problems) sink.at([container, entries[p.index]![0]], p.message);
 
   const servers: ServerConfig[] = [];
+  const serverPaths: string[][] = [];
   for (const [i, [key, raw]] of entries.entries()) {
     const path = [container, key];
     checkRaw(raw, path, sink, doc.locate);
@@ -132,11 +161,11 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
       )
         server.remote.headersAsWritten = headers;
       servers.push(server);
+      serverPaths.push(path);
     }
   }
 
-  if (sink.size > 0) throw new ConfigError(sink.sorted());
-  return {
+  const config: SupervisorConfig = {
     source,
     supervisor: {
       strategy: supervisor.strategy,
@@ -149,6 +178,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): Supervi
     ...serveSection(serve, baseDir),
     servers,
   };
+  return { config, serverPaths, problems: sink.sorted(), locate: doc.locate };
 }
 
 function serveSection(serve: ParsedServe, baseDir: string): Pick<SupervisorConfig, 'serve'> {

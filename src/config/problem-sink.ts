@@ -23,9 +23,16 @@ export class ProblemSink {
     return this.problems.length;
   }
 
-  /** A problem at `path` (at its key, or the nearest ancestor that exists). */
-  at(path: Path, message: string): void {
-    this.problems.push({ source: this.source, ...this.doc.locate(path), path: dotted(path), message });
+  /** A problem at `path` (at its key, or the nearest ancestor that exists), of the kind `code` if given. */
+  at(path: Path, message: string, code?: string): void {
+    const at = this.doc.locate(path);
+    this.problems.push({
+      source: this.source,
+      ...at,
+      path: dotted(path),
+      message,
+      ...(code ? { code } : {}),
+    });
   }
 
   /**
@@ -66,21 +73,14 @@ export class ProblemSink {
     this.at([...parent, key], unknownKeyMessage(this.rootSchema, parent, key));
   }
 
-  /** Problems located in another file (a manifest), kept as they are. */
+  /** Problems located already (the YAML parser's, or another file's like a manifest's), kept as they are. */
   addForeign(problems: readonly LocatedProblem[]): void {
     this.problems.push(...problems);
   }
 
   /** Every problem: this document's first, then other files', each by line and column. */
   sorted(): LocatedProblem[] {
-    const rank = (p: LocatedProblem) => (p.source === this.source ? 0 : 1);
-    return [...this.problems].sort(
-      (a, b) =>
-        rank(a) - rank(b) ||
-        (rank(a) === 1 && a.source !== b.source ? (a.source < b.source ? -1 : 1) : 0) ||
-        a.line - b.line ||
-        a.col - b.col,
-    );
+    return sortProblems(this.problems, this.source);
   }
 
   private isSuppressed(path: Path): boolean {
@@ -106,4 +106,16 @@ export class ProblemSink {
     }
     return { line: lo + 1, col: offset - starts[lo]! + 1 };
   }
+}
+
+/** Problems in report order: those of `source` first, then other files' by name, each file's by line and column. */
+export function sortProblems(problems: readonly LocatedProblem[], source: string): LocatedProblem[] {
+  const rank = (p: LocatedProblem) => (p.source === source ? 0 : 1);
+  return [...problems].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      (rank(a) === 1 && a.source !== b.source ? (a.source < b.source ? -1 : 1) : 0) ||
+      a.line - b.line ||
+      a.col - b.col,
+  );
 }

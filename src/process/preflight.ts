@@ -26,11 +26,25 @@ export interface SpawnError {
  * is a few stat calls. Returns the absolute file to run, or why nothing would run.
  */
 export function preflight(command: string, cwd: string, env: Record<string, string>): string | SpawnError {
+  return cwdError(command, cwd) ?? resolveCommand(command, cwd, env);
+}
+
+/** Why `cwd` cannot be a child's working directory (`CWD_MISSING`), or undefined when it can. */
+export function cwdError(command: string, cwd: string): SpawnError | undefined {
   try {
     if (!statSync(cwd).isDirectory()) return { code: 'CWD_MISSING', command, cwd, detail: 'not a directory' };
   } catch (err) {
     return { code: 'CWD_MISSING', command, cwd, detail: (err as NodeJS.ErrnoException).code ?? 'unreadable' };
   }
+  return undefined;
+}
+
+/** The file execvp would run for `command` with the child's `env`, or why none (`ENOENT`, `EACCES`). */
+export function resolveCommand(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+): string | SpawnError {
   const pathEnv = env.PATH ?? '';
   let denied: string | undefined;
   for (const file of executableCandidates(command, cwd, pathEnv)) {

@@ -9,6 +9,8 @@ export interface LocatedProblem {
   /** Dotted field path (`servers.files.restart.policy`), empty for the document itself. */
   path: string;
   message: string;
+  /** What kind of problem, for programs (`DUPLICATE_KEY`, `ENOENT`, …); absent for a plain invalid value. */
+  code?: string;
 }
 
 /** Formats a problem the way every error of this project prints it: `file:line:col path: message`. */
@@ -20,7 +22,10 @@ export function formatProblem(p: LocatedProblem): string {
 export interface LocatedDocument {
   /** The plain JS value of the document; `undefined` when syntax errors made it unusable. */
   value: unknown;
-  /** Syntax problems (bad YAML, duplicate keys), each with its position. */
+  /**
+   * Syntax problems (bad YAML, duplicate keys), each with its position. When every one is a duplicate key the
+   * document is still read (the last of the keys wins, as in JSON.parse), so the rest of it can be checked too.
+   */
   problems: LocatedProblem[];
   /** Where `path` stands: the key when the path ends at a map key, the nearest existing ancestor otherwise. */
   locate(path: readonly PropertyKey[]): { line: number; col: number };
@@ -52,9 +57,17 @@ export function parseLocatedYaml(text: string, source: string): LocatedDocument 
         : err.code === 'TAG_RESOLVE_FAILED'
           ? `${firstLine(err.message)} (only the standard YAML tags are understood; write the value without it)`
           : firstLine(err.message);
-    problems.push({ source, line, col, path: '', message });
+    problems.push({
+      source,
+      line,
+      col,
+      path: '',
+      message,
+      ...(err.code === 'DUPLICATE_KEY' ? { code: err.code } : {}),
+    });
   }
-  if (problems.length === 0) {
+  const readable = problems.every((p) => p.code === 'DUPLICATE_KEY');
+  if (readable) {
     visit(doc, {
       Pair(_key, pair, ancestors) {
         if (!isNode(pair.key) || isScalar(pair.key)) return;
@@ -69,7 +82,8 @@ export function parseLocatedYaml(text: string, source: string): LocatedDocument 
     let best = isNode(node) && node.range ? node.range[0] : 0;
     for (const key of path) {
       if (isMap(node)) {
-        const pair = node.items.find(
+        // The last pair of a key is the one whose value counts (see `problems`).
+        const pair = node.items.findLast(
           (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key),
         );
         if (!pair) break;
@@ -87,7 +101,9 @@ export function parseLocatedYaml(text: string, source: string): LocatedDocument 
     }
     return at(best);
   };
-  const value = problems.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 });
+  const value = problems.every((p) => p.code === 'DUPLICATE_KEY')
+    ? doc.toJS({ maxAliasCount: 100 })
+    : undefined;
   return { value, problems, locate };
 }
 

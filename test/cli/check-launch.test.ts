@@ -58,11 +58,47 @@ describe('mcp-supervisor check: what a launch would meet on this machine', () =>
     );
     const r = await cli.runCli(['check', path]);
     expect(r.stderr.split('\n')).toEqual([
-      `${path}:4:5 servers.a.cwd: cwd ${join(dir, 'missing')} does not exist`,
-      `${path}:7:5 servers.b.cwd: cwd ${file} is not a directory`,
-      `${path}:9:5 servers.c.command: command ${script} is not executable`,
+      `${path}:4:5 servers.a.cwd: cwd ${join(dir, 'missing')} cannot be used: it does not exist`,
+      `${path}:7:5 servers.b.cwd: cwd ${file} cannot be used: not a directory`,
+      `${path}:9:5 servers.c.command: command "./srv.sh" found at ${script} but it is not executable (EACCES)`,
       '',
     ]);
+    expect(r.code).toBe(1);
+  });
+
+  it("reports the valid servers' launch problems with the file's other problems and an unreadable manifest", async () => {
+    const dir = cli.tempDir();
+    mkdirSync(join(dir, 'plugin'));
+    const path = join(dir, 'fleet.yaml');
+    writeFileSync(
+      path,
+      [
+        'servers:',
+        '  a:',
+        `    command: ${JSON.stringify(process.execPath)}`,
+        '    restart: { policy: sometimes }',
+        '  b:',
+        '    command: no-such-server-xyz',
+        `    env: { PATH: ${JSON.stringify(dir)} }`,
+        '  c:',
+        `    command: ${JSON.stringify(process.execPath)}`,
+        '    manifest: ./plugin',
+        '  d:',
+        '    url: mcp.example.com/mcp',
+        '',
+      ].join('\n'),
+    );
+    const r = await cli.runCli(['check', path]);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.map((l) => l.slice(0, l.indexOf(': ')))).toEqual([
+      `${path}:4:16 servers.a.restart.policy`,
+      `${path}:6:5 servers.b.command`,
+      `${path}:10:5 servers.c.manifest`,
+      `${path}:12:5 servers.d.url`,
+    ]);
+    expect(lines[1]).toContain(`command "no-such-server-xyz" not found on PATH (searched: ${dir})`);
+    expect(lines[2]).toContain(`cannot read manifest ${join(dir, 'plugin')}: EISDIR`);
+    expect(lines[3]).toContain('expected an http:// or https:// URL');
     expect(r.code).toBe(1);
   });
 
