@@ -64,7 +64,13 @@ export type { TaskMethod } from './supervisor/fleet-tasks.js';
 export { isLogLevel, LOG_LEVELS, type LogLevel, type SetLevelOutcome } from './supervisor/log-level.js';
 
 // Config: load and check a YAML/JSON config, or build one in code with the same shapes and defaults.
-export { loadConfig, type ParseConfigOptions, parseConfig } from './config/parse-config.js';
+export {
+  type ConfigReading,
+  loadConfig,
+  type ParseConfigOptions,
+  parseConfig,
+  readConfig,
+} from './config/parse-config.js';
 export type {
   BackoffConfig,
   LimitConfig,
