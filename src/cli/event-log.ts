@@ -107,6 +107,23 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
       return { level: 'info', fields: { event: 'stderr', server: e.server, line: e.line } };
     case 'resources':
       return { level: 'info', fields: { event: 'resources', server: e.server } };
+    case 'reload': {
+      const of = (action: string) =>
+        e.servers.flatMap((s) => (s.action === action ? [s.id] : [])).join(',') || undefined;
+      return {
+        level: e.needsRestart.length > 0 || of('untrusted') ? 'warn' : 'info',
+        fields: {
+          event: 'reload',
+          restarted: of('restarted'),
+          started: of('started'),
+          stopped: of('stopped'),
+          untrusted: of('untrusted'),
+          unchanged: of('unchanged'),
+          applied: e.applied.join(',') || undefined,
+          needs_restart: e.needsRestart.join(',') || undefined,
+        },
+      };
+    }
   }
 }
 

@@ -95,5 +95,14 @@ export function describeEvent(e: SupervisorEvent): string | undefined {
       return `${e.server ? `${e.server}: ` : ''}${e.message}`;
     case 'escalated':
       return `supervisor limit reached: ${e.reason}; stopping everything`;
+    case 'reload':
+      return reloadText(e);
   }
+}
+
+/** What a reload did, for people: the servers it touched, and what only a restart of the program applies. */
+export function reloadText(e: Extract<SupervisorEvent, { type: 'reload' }>): string {
+  const touched = e.servers.filter((s) => s.action !== 'unchanged').map((s) => `${s.id} ${s.action}`);
+  const restart = e.needsRestart.length ? `; needs a restart to apply: ${e.needsRestart.join(', ')}` : '';
+  return `reloaded: ${touched.join(', ') || 'no server changed'}${restart}`;
 }

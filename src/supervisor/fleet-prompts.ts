@@ -27,12 +27,12 @@ export class FleetPrompts {
   private readonly generation = new Map<string, number>();
 
   constructor(
-    private readonly order: readonly string[],
+    private order: readonly string[],
     private readonly separator: string,
     private readonly onChange: (change: PromptsChange) => void,
     private readonly onProblem: (server: string, message: string) => void,
     /** Servers with `namespace: false`: their prompts keep their own names. */
-    private readonly ownNames: ReadonlySet<string> = new Set(),
+    private ownNames: ReadonlySet<string> = new Set(),
     /** Every settling's held-back prompts (all of them, each time). */
     private readonly onHeld: (held: HeldName[]) => void = () => {},
   ) {}
@@ -77,6 +77,13 @@ export class FleetPrompts {
       prompts.push(Object.freeze({ name, server, prompt: p.name, definition: Object.freeze({ ...p }) }));
     }
     this.set(server, prompts);
+  }
+
+  /** A reload's servers: one no longer configured drops out; the rest are exposed in the new order. */
+  reconfigure(order: readonly string[], ownNames: ReadonlySet<string>): void {
+    for (const id of [...this.perServer.keys()]) if (!order.includes(id)) this.drop(id);
+    this.order = order;
+    this.ownNames = ownNames;
   }
 
   /** Takes a server's prompts out (it is no longer ready). */

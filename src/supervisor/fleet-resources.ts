@@ -56,14 +56,33 @@ export class FleetResources {
   private readonly subs = new ResourceSubscriptions();
   /** 2026 servers: their one `subscriptions/listen` each, carrying the resources listened to. */
   private readonly listen = new ListenStreams();
-  private readonly order: string[];
-  private readonly byId: Map<string, ServerConfig>;
+  private order: string[];
+  private byId: Map<string, ServerConfig>;
 
   constructor(private readonly deps: FleetResourcesDeps) {
     this.order = deps.servers.map((s) => s.id);
     const ownNames = deps.servers.filter((s) => s.namespace === false).map((s) => s.id);
     this.routes = new ResourceRoutes(this.order, new Set(ownNames));
     this.byId = new Map(deps.servers.map((s) => [s.id, s]));
+  }
+
+  /**
+   * A reload's servers: one no longer configured is dropped (its listen stream closed, its URIs route nowhere), a
+   * changed one is catalogued afresh when it is ready again, and the rest are listed in the new order.
+   */
+  reconfigure(servers: readonly ServerConfig[]): void {
+    const next = new Map(servers.map((s) => [s.id, s]));
+    for (const id of this.order) {
+      if (next.has(id)) continue;
+      this.listen.close(id);
+      this.loading.delete(id);
+      if (this.routes.drop(id)) this.deps.changed(id);
+    }
+    this.order = servers.map((s) => s.id);
+    this.byId = next;
+    const ownNames = servers.filter((s) => s.namespace === false).map((s) => s.id);
+    this.routes.reconfigure(this.order, new Set(ownNames));
+    this.deps.held?.(this.routes.held());
   }
 
   /** A server's state changed: a ready server with resources is catalogued (and re-subscribed); a gone one dropped. */

@@ -40,7 +40,7 @@ export class FleetTasks {
   private readonly listeners = new Set<(params: Record<string, unknown>) => void>();
 
   constructor(
-    private readonly order: readonly string[],
+    private order: readonly string[],
     private readonly separator: string,
     private readonly connection: (id: string) => McpConnection | undefined,
     private readonly timeout: (id: string) => number,
@@ -48,6 +48,11 @@ export class FleetTasks {
     /** The server's `maxResultBytes`: a task's result obeys the same budget as a plain call's. */
     private readonly resultCap: (id: string) => number,
   ) {}
+
+  /** A reload's servers, in the new order; a removed server's tasks end with its run (`TASK_LOST`). */
+  reorder(order: readonly string[]): void {
+    this.order = order;
+  }
 
   /** Sends a task-augmented `tools/call` and answers its CreateTaskResult with the fleet's task id. */
   async create(

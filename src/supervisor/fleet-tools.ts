@@ -23,12 +23,12 @@ export class FleetTools {
   /** Every exposed name some server has listed, with that server: a restart keeps calls waiting for it. */
   private readonly seenNames = new Map<string, string>();
   private readonly reported = new Set<string>();
-  private readonly order: string[];
-  private readonly servers: Map<string, ServerConfig>;
+  private order: string[];
+  private servers: Map<string, ServerConfig>;
   private readonly held: HeldNotices;
 
   constructor(
-    private readonly config: SupervisorConfig,
+    private config: SupervisorConfig,
     private readonly emit: (e: ToolsEvent | NoticeEvent) => void,
     private readonly logger?: SupervisorLogger,
   ) {
@@ -77,6 +77,22 @@ export class FleetTools {
       this.seenList.delete(id);
       this.swap(id, undefined);
     }
+  }
+
+  /**
+   * Takes a reloaded config: a server it no longer has leaves the table (and the names it was known by), a changed
+   * one is resolved afresh at its next listing, and the table follows the new order.
+   */
+  reconfigure(config: SupervisorConfig, changed: readonly string[]): void {
+    const next = new Map(config.servers.map((s) => [s.id, s]));
+    for (const id of [...this.perServer.keys()]) if (!next.has(id)) this.swap(id, undefined);
+    for (const [name, server] of [...this.seenNames]) if (!next.has(server)) this.seenNames.delete(name);
+    for (const id of [...this.seenList.keys()])
+      if (!next.has(id) || changed.includes(id)) this.seenList.delete(id);
+    this.config = config;
+    this.servers = next;
+    this.order = config.servers.map((s) => s.id);
+    this.table = RouteTable.build(this.perServer, this.order);
   }
 
   /** How many tools a server exposes now. */

@@ -14,10 +14,21 @@ export class ResourceRoutes {
   private readonly live = new Set<string>();
 
   constructor(
-    private readonly order: readonly string[],
+    private order: readonly string[],
     /** Servers with `namespace: false`: a URI of theirs is never qualified, it is held back instead. */
-    private readonly ownNames: ReadonlySet<string> = new Set(),
+    private ownNames: ReadonlySet<string> = new Set(),
   ) {}
+
+  /** A reload's servers: the catalog of one no longer configured goes, so none of its URIs routes anywhere. */
+  reconfigure(order: readonly string[], ownNames: ReadonlySet<string>): void {
+    for (const id of [...this.catalogs.keys()]) {
+      if (order.includes(id)) continue;
+      this.catalogs.delete(id);
+      this.live.delete(id);
+    }
+    this.order = order;
+    this.ownNames = ownNames;
+  }
 
   set(server: string, catalog: ServerCatalog): void {
     this.catalogs.set(server, catalog);

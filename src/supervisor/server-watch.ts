@@ -24,6 +24,8 @@ export class ServerWatch {
   private readonly rows = new Map<string, Row>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly subs: Array<{ unsubscribe(): void }> = [];
+  /** Each server actor's subscription, by server id (a reload replaces or drops one). */
+  private readonly serverSubs = new Map<string, { unsubscribe(): void }>();
   private escalation: string | null = null;
 
   constructor(
@@ -35,19 +37,7 @@ export class ServerWatch {
 
   /** Starts following (after the root actor started). */
   attach(): void {
-    const snapshot = this.actor.getSnapshot();
-    for (const id of snapshot.context.books.order) {
-      const ref = serverRefOf(snapshot, id);
-      if (!ref) continue;
-      this.rows.set(id, {
-        state: 'stopped',
-        since: this.now(),
-        pid: undefined,
-        lastExit: undefined,
-        lastExitRef: undefined,
-      });
-      this.subs.push(ref.subscribe((snap) => this.onServer(id, snap)));
-    }
+    for (const id of this.actor.getSnapshot().context.books.order) this.follow(id);
     this.subs.push(
       this.actor.subscribe((snap) => {
         const why = snap.context.escalation;
@@ -57,9 +47,45 @@ export class ServerWatch {
     );
   }
 
+  /**
+   * Follows a server's actor (at attach, or one a reload added). The row keeps its last exit when the server's
+   * actor was replaced, and says `stopped` until the new one reports.
+   */
+  follow(id: string): void {
+    const ref = serverRefOf(this.actor.getSnapshot(), id);
+    if (!ref) return;
+    this.serverSubs.get(id)?.unsubscribe();
+    const row = this.rows.get(id);
+    if (row && row.state !== 'stopped') this.onServerState(id, row, 'stopped', this.now());
+    if (row) row.pid = undefined;
+    else
+      this.rows.set(id, {
+        state: 'stopped',
+        since: this.now(),
+        pid: undefined,
+        lastExit: undefined,
+        lastExitRef: undefined,
+      });
+    this.serverSubs.set(
+      id,
+      ref.subscribe((snap) => this.onServer(id, snap)),
+    );
+  }
+
+  /** Stops following a server a reload removed: its row goes, and whoever waits for it hears `undefined`. */
+  unfollow(id: string): void {
+    this.serverSubs.get(id)?.unsubscribe();
+    this.serverSubs.delete(id);
+    this.rows.delete(id);
+    for (const w of [...(this.waiters.get(id) ?? [])]) w.resolve(undefined);
+    this.waiters.delete(id);
+  }
+
   /** Stops following and releases every waiter. */
   detach(): void {
     for (const s of this.subs.splice(0)) s.unsubscribe();
+    for (const s of this.serverSubs.values()) s.unsubscribe();
+    this.serverSubs.clear();
     for (const [id, set] of this.waiters) for (const w of set) w.resolve(this.rows.get(id)?.state);
     this.waiters.clear();
   }
@@ -70,6 +96,11 @@ export class ServerWatch {
     if (why) return why;
     const exit = this.rows.get(id)?.lastExit;
     return exit ? `last exit ${exit.signal ?? `code ${exit.code}`} (${exit.reason})` : undefined;
+  }
+
+  /** A server's state now, for callers that need not wait (undefined for an unknown id). */
+  stateOf(id: string): ServerState | undefined {
+    return this.rows.get(id)?.state;
   }
 
   /** Resolves with the state once `pred` holds, or undefined at the timeout / abort. */
@@ -142,15 +173,19 @@ export class ServerWatch {
     const raw = serverStateOf(snap);
     // `exited` lasts only until the supervisor decides; hosts see the decision, not the instant.
     if (raw !== 'exited' && raw !== row.state) {
-      const from = row.state;
-      row.state = raw as ServerState;
-      row.since = at;
-      this.emit({ type: 'state', server: id, from, to: row.state, at });
+      this.onServerState(id, row, raw as ServerState, at);
       if (row.state === 'untrusted') {
         this.emit({ type: 'untrusted', server: id, fingerprint: snap.context.fingerprint ?? '', at });
       }
     }
     this.onSnapshot(id, snap);
     for (const w of [...(this.waiters.get(id) ?? [])]) if (w.pred(row.state)) w.resolve(row.state);
+  }
+
+  private onServerState(id: string, row: Row, to: ServerState, at: number): void {
+    const from = row.state;
+    row.state = to;
+    row.since = at;
+    this.emit({ type: 'state', server: id, from, to, at });
   }
 }

@@ -27,6 +27,8 @@ import { HeldNotices } from './held-notices.js';
 import { type CacheHint, ListHints } from './list-hints.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import type { InputOptions, PromptInputOptions } from './prompt-input.js';
+import { Reloader, type ReloadOutcome } from './reload.js';
+import { reloadHost } from './reload-host.js';
 import type {
   ResourceListOutcome,
   ResourceReadOutcome,
@@ -72,11 +74,14 @@ export class Supervisor {
   private readonly now: () => number;
   private readonly trust: TrustGate;
   private readonly clientSide: ClientSide;
+  private current: SupervisorConfig;
+  private readonly reloader: Reloader;
 
   constructor(
-    readonly config: SupervisorConfig,
+    config: SupervisorConfig,
     private readonly options: SupervisorOptions = {},
   ) {
+    this.current = config;
     // A config built in code skipped the loader's checks; what spawn would throw on is refused here instead.
     assertLaunchValues(config);
     this.servers = new Map(config.servers.map((s) => [s.id, s]));
@@ -178,6 +183,29 @@ export class Supervisor {
       onInputRequired: options.onInputRequired,
       inputCapabilities: options.inputCapabilities ?? { elicitation: {} },
     });
+    this.reloader = new Reloader(
+      reloadHost({
+        actor: this.actor,
+        watch: this.watch,
+        tools: this.tools,
+        prompts: this.surface.prompts,
+        resources: this.resources,
+        tasks: this.tasks,
+        servers: this.servers,
+        config: () => this.current,
+        setConfig: (next) => {
+          this.current = next;
+        },
+        started: () => this.started,
+        stopped: () => this.stopping !== undefined,
+        stdinGraceMs: options.stdinGraceMs,
+      }),
+    );
+  }
+
+  /** The config the fleet runs: the one it was made with, or the last one `reload` applied. */
+  get config(): SupervisorConfig {
+    return this.current;
   }
 
   /** Starts servers in config order; resolves once every enabled server is ready, failed, untrusted or stopped. */
@@ -401,6 +429,20 @@ export class Supervisor {
   /** Starts one server (also a disabled, failed or stopped one), clearing its restart history. */
   startServer(id: string): ControlOutcome {
     return this.control('startServer', id, 'START');
+  }
+
+  /**
+   * Applies a changed config to the running fleet (docs/embedding.md, "Reload"): unchanged servers keep running,
+   * changed ones restart with their new definition (through the trust gate), removed ones stop, added ones start.
+   * Resolves what it did per server and emits a `reload` event; reloads run one at a time. Never rejects.
+   */
+  async reload(config: SupervisorConfig): Promise<ReloadOutcome> {
+    const outcome = await this.reloader.reload(config);
+    if (outcome.ok) {
+      const { servers, applied, needsRestart } = outcome;
+      this.emit({ type: 'reload', servers, applied, needsRestart, at: this.now() });
+    }
+    return outcome;
   }
 
   /** Subscribes to typed events; returns the unsubscribe function. */

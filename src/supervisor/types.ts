@@ -1,8 +1,10 @@
+import type { SupervisorKey } from '../config/config-diff.js';
 import type { SpawnError } from '../process/preflight.js';
 import type { ExitInfo, LinkError } from '../process/server-process.js';
 import type { LinkKind } from '../protocol/server-link.js';
 import type { NameKind } from '../registry/name-claims.js';
 import type { LogLevel } from './log-level.js';
+import type { ReloadServerResult } from './reload.js';
 import type { ServerIdentity } from './server-identity.js';
 
 /** Every state a server can be in, as `status()` reports it. */
@@ -124,7 +126,15 @@ export type SupervisorEvent =
   /** A server's `notifications/message`: its level, logger and data as sent. */
   | { type: 'log'; server: string; level: LogLevel; logger?: string; data: unknown; at: number }
   /** One stderr line of a server (cut at 4 KiB, rate-limited); `dropped` lines before it were not passed on. */
-  | { type: 'stderr'; server: string; line: string; dropped: number; at: number };
+  | { type: 'stderr'; server: string; line: string; dropped: number; at: number }
+  /** A reload was applied: what it did per server, supervisor keys taken over and those that need a restart. */
+  | {
+      type: 'reload';
+      servers: ReloadServerResult[];
+      applied: SupervisorKey[];
+      needsRestart: SupervisorKey[];
+      at: number;
+    };
 
 /** Converts a process exit into the `lastExit` of a status row. */
 export function toLastExit(exit: ExitInfo, at: number): LastExit {

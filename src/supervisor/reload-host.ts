@@ -1,0 +1,85 @@
+import type { ConfigDiff } from '../config/config-diff.js';
+import type { ServerConfig, SupervisorConfig } from '../config/types.js';
+import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
+import type { FleetPrompts } from './fleet-prompts.js';
+import type { FleetResources } from './fleet-resources.js';
+import type { FleetTasks } from './fleet-tasks.js';
+import type { FleetTools } from './fleet-tools.js';
+import type { ReloadHost } from './reload.js';
+import type { ServerWatch } from './server-watch.js';
+import type { ServerState } from './types.js';
+
+const DOWN = new Set<ServerState>(['failed', 'untrusted', 'stopped']);
+const SETTLED = new Set<ServerState>(['ready', ...DOWN]);
+
+/** The facade's parts a reload moves: the root actor and everything that keeps a list of the servers. */
+export interface ReloadParts {
+  actor: SupervisorActorRef;
+  watch: ServerWatch;
+  tools: FleetTools;
+  prompts: FleetPrompts;
+  resources: FleetResources;
+  tasks: FleetTasks;
+  /** The facade's server map, shared with the surface and calls: updated in place. */
+  servers: Map<string, ServerConfig>;
+  config(): SupervisorConfig;
+  setConfig(config: SupervisorConfig): void;
+  started(): boolean;
+  stopped(): boolean;
+  stdinGraceMs: number | undefined;
+}
+
+/** The moves of a reload on a running facade, each one a machine event or a list brought up to date. */
+export function reloadHost(p: ReloadParts): ReloadHost {
+  return {
+    current: p.config,
+    started: p.started,
+    stopped: p.stopped,
+    async stopServer(server) {
+      p.actor.send({ type: 'STOP', id: server.id });
+      // The same bound as stop(): past it, removing the actor takes whatever is left of the process with it.
+      const bound = server.timeouts.shutdownMs + (p.stdinGraceMs ?? 1000) + 2000;
+      await p.watch.until(server.id, (s) => DOWN.has(s) || s === 'backoff', bound);
+    },
+    remove(id, replaced) {
+      p.actor.send({ type: 'REMOVE_CHILD', id });
+      // A replaced server keeps its row and its waiters (calls wait for it to come back); a removed one's end.
+      if (!replaced) p.watch.unfollow(id);
+    },
+    adopt(config: SupervisorConfig, diff: ConfigDiff) {
+      const changed = diff.servers.filter((s) => s.change === 'changed').map((s) => s.id);
+      for (const s of diff.servers) if (s.change === 'removed') p.servers.delete(s.id);
+      for (const s of config.servers) p.servers.set(s.id, s);
+      p.setConfig(config);
+      p.tools.reconfigure(config, changed);
+      const ownNames = new Set(config.servers.filter((s) => s.namespace === false).map((s) => s.id));
+      p.prompts.reconfigure(diff.order, ownNames);
+      p.resources.reconfigure(config.servers);
+      p.tasks.reorder(diff.order);
+    },
+    add(server, order) {
+      p.actor.send({ type: 'ADD_CHILD', server, order });
+      p.watch.follow(server.id);
+    },
+    setPolicy(config) {
+      p.actor.send({
+        type: 'SET_POLICY',
+        strategy: config.supervisor.strategy,
+        limit: config.supervisor.limit,
+      });
+    },
+    async startServer(server) {
+      // Its row says `stopped` until the new actor moves: only a state after that one is where the start got to.
+      let moved = false;
+      const settled = (s: ServerState) => {
+        moved ||= s !== 'stopped';
+        return moved && SETTLED.has(s);
+      };
+      const reached = p.watch.until(server.id, settled, server.timeouts.startupMs + 5000);
+      p.actor.send({ type: 'START', id: server.id });
+      // An untrusted server may wait for a person's approval: the reload reports where it got to, not forever.
+      return (await reached) ?? p.watch.stateOf(server.id);
+    },
+    state: (id) => p.watch.stateOf(id),
+  };
+}
