@@ -1,4 +1,8 @@
-import { CallToolRequestSchema, GetPromptRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { CacheHint } from '../supervisor/list-hints.js';
@@ -21,6 +25,16 @@ export const CallToolRetrySchema = CallToolRequestSchema.extend({
 export const GetPromptRetrySchema = GetPromptRequestSchema.extend({
   params: GetPromptRequestSchema.shape.params.loose(),
 });
+
+/** `resources/read` with every param kept: a read may answer `input_required` too, and its retry must pass whole. */
+export const ReadResourceRetrySchema = ReadResourceRequestSchema.extend({
+  params: ReadResourceRequestSchema.shape.params.loose(),
+});
+
+/** Whether a request comes from a 2026 client (its `_meta` names the protocol version); else it is 2025 traffic. */
+export function isModernRequest(params: Record<string, unknown> | undefined): boolean {
+  return isRecord(params?._meta) && params._meta[VERSION_KEY] !== undefined;
+}
 
 /**
  * What a front client's `tools/call` asks of the fleet beyond the name and arguments: its trace context, passed

@@ -148,7 +148,8 @@ const CACHEABLE = new Set([
  */
 function modernResult(method: string, result: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { resultType: 'complete', ...result };
-  if (CACHEABLE.has(method)) {
+  // A read that asks for input is no answer to keep.
+  if (CACHEABLE.has(method) && out.resultType === 'complete') {
     if (out.ttlMs === undefined) out.ttlMs = 0;
     if (out.cacheScope === undefined) out.cacheScope = 'private';
   }

@@ -6,13 +6,14 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   McpError,
-  ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ResourceFailure } from '../supervisor/resource-outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
+import { frontCallOptions, isModernRequest, ReadResourceRetrySchema } from './gateway-input.js';
+import { frontRead } from './gateway-rounds.js';
 
 /** The `data` key under which a JSON-RPC error of `serve` carries the failure's code. */
 const CODE_KEY = 'mcp-supervisor/code';
@@ -62,9 +63,17 @@ export class GatewayResources {
       if (!out.ok) throw toMcpError(out);
       return { resourceTemplates: out.resourceTemplates as never };
     });
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    server.setRequestHandler(ReadResourceRetrySchema, async (request, extra) => {
       await opts.settled();
-      const out = await sup.readResource(request.params.uri);
+      const { uri } = request.params;
+      // A 2026 client answers a read's input rounds itself (its retry sent on as given); for a 2025 one, serve
+      // asks it with the 2025 requests it declared.
+      const modern = isModernRequest(request.params);
+      const { retry, passInputRequired, inputCapabilities } = frontCallOptions(request.params);
+      const out = modern
+        ? await sup.readResource(uri, { retry, passInputRequired, inputCapabilities })
+        : await frontRead(sup, { server, requestId: extra.requestId, signal: extra.signal }, uri);
+      if (!out.ok && modern && out.code === 'INPUT_REQUIRED' && out.input) return out.input as never;
       if (!out.ok) throw toMcpError(out);
       return { contents: out.contents as never, ...(out._meta ? { _meta: out._meta } : {}) };
     });

@@ -13,8 +13,9 @@ import type { SurfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
-import { frontCallOptions, GetPromptRetrySchema } from './gateway-input.js';
+import { frontCallOptions, GetPromptRetrySchema, isModernRequest } from './gateway-input.js';
 import { serverData } from './gateway-result.js';
+import { frontPrompt } from './gateway-rounds.js';
 
 /** The kinds beside tools that `serve` declares only when some server of the fleet offers them at the handshake. */
 const OPTIONAL = ['prompts', 'completions', 'logging'] as const;
@@ -55,11 +56,14 @@ export class GatewaySurface {
       this.announced = JSON.stringify(prompts);
       return { prompts };
     });
-    server.setRequestHandler(GetPromptRetrySchema, async (request) => {
+    server.setRequestHandler(GetPromptRetrySchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
-      // A 2026 client's input round, as for tools/call: its capabilities declared, its retry sent on as given.
+      // A 2026 client's input round, as for tools/call: its capabilities declared, its retry sent on as given. A
+      // 2025 client is asked by serve with the 2025 requests it declared.
       const { retry, passInputRequired, inputCapabilities } = frontCallOptions(request.params);
-      const out = await sup.getPrompt(name, args, { retry, passInputRequired, inputCapabilities });
+      const out = isModernRequest(request.params)
+        ? await sup.getPrompt(name, args, { retry, passInputRequired, inputCapabilities })
+        : await frontPrompt(sup, { server, requestId: extra.requestId, signal: extra.signal }, name, args);
       if (!out.ok) throw toMcpError(out);
       return out.result as never;
     });

@@ -11,13 +11,14 @@ import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
 import { answerThroughFrontClient } from './gateway-client.js';
 import type { Envelope } from './gateway-era.js';
-import { CallToolRetrySchema, fleetCacheHint, frontCallOptions } from './gateway-input.js';
+import { CallToolRetrySchema, fleetCacheHint, frontCallOptions, isModernRequest } from './gateway-input.js';
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { answerListen } from './gateway-listen.js';
 import { answerDiscover, EraTransport } from './gateway-modern.js';
 import { relayProgress } from './gateway-progress.js';
 import { GatewayResources } from './gateway-resources.js';
 import { gatewayResult } from './gateway-result.js';
+import { type FrontRequest, frontToolCall } from './gateway-rounds.js';
 import { GatewaySurface } from './gateway-surface.js';
 import { GATEWAY_TASKS, GatewayTasks } from './gateway-tasks.js';
 
@@ -131,18 +132,27 @@ export class Gateway {
         // The server answers at once with a task; its result is fetched later with tasks/result.
         return this.tasks.call(name, args, request.params.task, { signal: extra.signal, scopes });
       }
-      const result = await this.sup.callToolResult(name, args, {
+      const opts = {
         ...frontCallOptions(request.params),
         signal: extra.signal,
         scopes,
         ...progress,
         ...(cap !== undefined ? { maxResultBytes: cap } : {}),
-      });
+      };
+      // A 2025 client cannot retry an input_required result: serve answers the rounds through it instead.
+      const result = isModernRequest(request.params)
+        ? await this.sup.callToolResult(name, args, opts)
+        : await frontToolCall(this.sup, this.front(extra), name, args, opts);
       return this.resources.rewriteLinks(name, gatewayResult(name, result) as CallToolResult);
     });
     this.unsubscribe = sup.subscribe((e) => {
       if (e.type === 'tools' || e.type === 'state') this.schedule();
     });
+  }
+
+  /** A 2025 client's request, for answering its input rounds through that client. */
+  private front(extra: { requestId: string | number; signal: AbortSignal }): FrontRequest {
+    return { server: this.server, requestId: extra.requestId, signal: extra.signal };
   }
 
   /** Starts answering on a transport (stdio for `serve`): 2025 traffic after `initialize`, 2026 requests as they come. */

@@ -8,6 +8,7 @@ import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
 // onInputRequired rounds for them as for tools/call, against a 2026-only server on the official SDK v2.
 const MODERN = join(process.cwd(), 'test/fixtures/modern-server.mjs');
 const VAULT = 'fixture://vault';
+const VAULT_STATE = 'vault:\u00e9\u0065\u0301\u2028"\\ \u{1f642}';
 
 const f = fleets();
 afterAll(() => f.reap());
@@ -41,7 +42,12 @@ describe('input_required on resources/read and prompts/get in the library', () =
     expect(out).toMatchObject({
       ok: true,
       server: 'm',
-      contents: [{ uri: VAULT, text: 'vault opened: {"action":"accept","content":{"ok":true}}' }],
+      contents: [
+        {
+          uri: VAULT,
+          text: expect.stringContaining('vault opened: {"action":"accept","content":{"ok":true}}'),
+        },
+      ],
     });
     expect(asked.map((r) => [r.server, r.method, r.name, r.round, Object.keys(r.inputRequests)])).toEqual([
       ['m', 'resources/read', VAULT, 1, ['unlock']],
@@ -67,7 +73,7 @@ describe('input_required on resources/read and prompts/get in the library', () =
         code: 'INPUT_ROUNDS',
         server: 'm',
         uri: VAULT,
-        input: { resultType: 'input_required', requestState: 'vault-state-1' },
+        input: { resultType: 'input_required', requestState: VAULT_STATE },
       });
       expect(asked.map((r) => r.round)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(await answering.getPrompt('m.unlock')).toMatchObject({ ok: false, code: 'INPUT_ROUNDS' });
@@ -89,7 +95,7 @@ describe('input_required on resources/read and prompts/get in the library', () =
       code: 'INPUT_REQUIRED',
       server: 'm',
       uri: VAULT,
-      input: { resultType: 'input_required', requestState: 'vault-state-1' },
+      input: { resultType: 'input_required', requestState: VAULT_STATE },
     });
     expect(!out.ok && out.message).toContain('unlock (elicitation/create)');
     expect(await bare.readResource(VAULT, { retry: 'x' } as never)).toMatchObject({
@@ -107,14 +113,16 @@ describe('input_required on resources/read and prompts/get in the library', () =
     expect(first).toMatchObject({
       ok: false,
       code: 'INPUT_REQUIRED',
-      input: { requestState: 'vault-state-1' },
+      input: { requestState: VAULT_STATE },
     });
     expect(asked).toEqual([]);
     const retry = {
       inputResponses: { unlock: { action: 'accept', content: { ok: false } } },
-      requestState: 'vault-state-1',
+      requestState: VAULT_STATE,
     };
     const second = await answering.readResource(VAULT, { passInputRequired: true, retry });
-    expect(second).toMatchObject({ ok: true, contents: [{ text: expect.stringContaining('"ok":false') }] });
+    // The fixture shows the state as it came back: byte for byte the one it gave.
+    const text = `vault opened: {"action":"accept","content":{"ok":false}} with ${JSON.stringify(VAULT_STATE)}`;
+    expect(second).toMatchObject({ ok: true, contents: [{ text }] });
   });
 });

@@ -1,0 +1,175 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '../framing/is-record.js';
+import { resultKind } from '../framing/result-type.js';
+import type { CallOptions, InputRetry } from '../protocol/call-options.js';
+import {
+  callFailure,
+  OUTCOME_CODE_META_KEY,
+  outcomeResult,
+  RPC_CODE_META_KEY,
+  RPC_DATA_META_KEY,
+  RPC_MESSAGE_META_KEY,
+} from '../protocol/call-outcome.js';
+import { FORWARD_TIMEOUT_MS } from '../protocol/server-requests.js';
+import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
+import type { CallToolResult } from '../protocol/tool-calls.js';
+import type { GetPromptResult } from '../supervisor/fleet-surface.js';
+import type { InputHandler } from '../supervisor/input-rounds.js';
+import { inputRounds, type RoundStep, type RoundsEnd } from '../supervisor/input-surface.js';
+import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resource-outcome.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+
+/** The client capability each kind of input request needs (MCP: the client must have declared it). */
+const KIND_OF: Readonly<Record<string, 'elicitation' | 'sampling' | 'roots'>> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/** What a 2025 front client declared it can answer, at its `initialize`: declared to the servers on its requests. */
+export function frontInputCapabilities(server: Server): Record<string, unknown> {
+  const caps = server.getClientCapabilities() ?? {};
+  const out: Record<string, unknown> = {};
+  for (const kind of ['elicitation', 'sampling', 'roots'] as const) if (caps[kind]) out[kind] = caps[kind];
+  return out;
+}
+
+/**
+ * Answers a round through a 2025 front client, which cannot take an `input_required` result: each input request
+ * goes to it as the real 2025 request (`elicitation/create`, `sampling/createMessage`, `roots/list`), on the
+ * stream of the client's own request, one at a time (a person may be answering). A kind the client did not
+ * declare fails the round, naming what was asked; so does the client's error.
+ */
+export function frontAnswerer(server: Server, relatedRequestId: string | number | undefined): InputHandler {
+  return async (request) => {
+    const caps = server.getClientCapabilities() ?? {};
+    const entries = Object.entries(request.inputRequests);
+    const missing = entries.filter(([, r]) => {
+      const kind = KIND_OF[String(r.method)];
+      return kind === undefined || !caps[kind];
+    });
+    if (missing.length > 0) {
+      const kinds = [...new Set(missing.map(([, r]) => KIND_OF[String(r.method)] ?? String(r.method)))];
+      throw new Error(`the client declared no ${kinds.join(', ')} capability to answer it`);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, r] of entries) {
+      const params = isRecord(r.params) ? r.params : undefined;
+      out[key] = await server.request(
+        { method: String(r.method), ...(params ? { params } : {}) } as never,
+        ResultSchema,
+        {
+          ...(request.signal ? { signal: request.signal } : {}),
+          timeout: FORWARD_TIMEOUT_MS,
+          ...(relatedRequestId !== undefined ? { relatedRequestId } : {}),
+        },
+      );
+    }
+    return out;
+  };
+}
+
+/** A 2025 client's request in progress: its session's server, its request id and its cancellation. */
+export interface FrontRequest {
+  server: Server;
+  requestId: string | number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs the input rounds of one request of a 2025 front client: the fleet passes each `input_required` back
+ * (`passInputRequired`, declaring what the client declared), the client answers through {@link frontAnswerer},
+ * and the request is sent again with the answers and the server's `requestState` as given — at most 8 rounds.
+ */
+export function frontRounds<T>(
+  front: FrontRequest,
+  what: string,
+  method: string,
+  name: string,
+  send: (opts: CallOptions & { retry?: InputRetry }) => Promise<RoundStep<T>>,
+): Promise<{ ok: true; value: T } | RoundsEnd> {
+  const inputCapabilities = frontInputCapabilities(front.server);
+  return inputRounds<T>({
+    what,
+    server: '',
+    method,
+    name,
+    handler: frontAnswerer(front.server, front.requestId),
+    signal: front.signal,
+    send: (retry) => send({ passInputRequired: true, inputCapabilities, ...(retry ? { retry } : {}) }),
+  });
+}
+
+/**
+ * A 2025 client's `tools/call`, its input rounds answered by the client itself. A round that cannot be answered
+ * ends the call with a tool error coded INPUT_REQUIRED (or INPUT_ROUNDS) naming what was asked; a server's
+ * JSON-RPC error stays a tool error, as it always was for a 2025 client.
+ */
+export async function frontToolCall(
+  sup: Supervisor,
+  front: FrontRequest,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: CallOptions,
+): Promise<CallToolResult> {
+  const rounds = await frontRounds<CallToolResult>(front, `tool '${name}'`, 'tools/call', name, async (o) => {
+    const result = await sup.callToolResult(name, args, { ...opts, ...o });
+    const kind = resultKind(result);
+    return kind.kind === 'input_required' ? { input: kind.input } : { done: withoutRpcError(result) };
+  });
+  if (rounds.ok) return rounds.value;
+  return outcomeResult(callFailure(rounds.code, rounds.message, { tool: name }));
+}
+
+/** A call's result without the JSON-RPC error a 2026 client would get instead (see FleetCalls.result). */
+function withoutRpcError(result: CallToolResult): CallToolResult {
+  const meta = result._meta;
+  if (!meta || !(RPC_CODE_META_KEY in meta) || meta[OUTCOME_CODE_META_KEY] !== 'REMOTE_ERROR') return result;
+  const {
+    [RPC_CODE_META_KEY]: _code,
+    [RPC_MESSAGE_META_KEY]: _message,
+    [RPC_DATA_META_KEY]: _data,
+    ...rest
+  } = meta;
+  return { ...result, _meta: rest };
+}
+
+/** A 2025 client's `resources/read`, its input rounds answered by the client; an unanswered round is the failure. */
+export async function frontRead(
+  sup: Supervisor,
+  front: FrontRequest,
+  uri: string,
+): Promise<ResourceReadOutcome> {
+  const what = `resource '${uri}'`;
+  const rounds = await frontRounds<ResourceReadOutcome>(front, what, 'resources/read', uri, async (o) => {
+    const out = await sup.readResource(uri, o);
+    return !out.ok && out.code === 'INPUT_REQUIRED' && out.input ? { input: out.input } : { done: out };
+  });
+  if (rounds.ok) return rounds.value;
+  const failure = resourceFailure(rounds.code, rounds.message, { uri });
+  return rounds.input ? { ...failure, input: rounds.input } : failure;
+}
+
+/** A 2025 client's `prompts/get`, likewise. */
+export async function frontPrompt(
+  sup: Supervisor,
+  front: FrontRequest,
+  name: string,
+  args: Record<string, string> | undefined,
+): Promise<SurfaceOutcome<GetPromptResult>> {
+  const what = `prompt '${name}'`;
+  const rounds = await frontRounds<SurfaceOutcome<GetPromptResult>>(
+    front,
+    what,
+    'prompts/get',
+    name,
+    async (o) => {
+      const out = await sup.getPrompt(name, args, o);
+      const kind = out.ok ? resultKind(out.result) : undefined;
+      return kind?.kind === 'input_required' ? { input: kind.input } : { done: out };
+    },
+  );
+  if (rounds.ok) return rounds.value;
+  return { ...surfaceFailure(rounds.code, rounds.message), ...(rounds.input ? { input: rounds.input } : {}) };
+}
