@@ -1,6 +1,6 @@
 import type { ConfigDiff } from '../config/config-diff.js';
 import type { ServerConfig, SupervisorConfig } from '../config/types.js';
-import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
+import type { SupervisorMachineEvent } from '../machines/supervisor.machine.js';
 import type { FleetPrompts } from './fleet-prompts.js';
 import type { FleetResources } from './fleet-resources.js';
 import type { FleetTasks } from './fleet-tasks.js';
@@ -14,7 +14,8 @@ const SETTLED = new Set<ServerState>(['ready', ...DOWN]);
 
 /** The facade's parts a reload moves: the root actor and everything that keeps a list of the servers. */
 export interface ReloadParts {
-  actor: SupervisorActorRef;
+  /** Sends an event to the root actor (the facade is the one that does). */
+  tell(event: SupervisorMachineEvent): void;
   watch: ServerWatch;
   tools: FleetTools;
   prompts: FleetPrompts;
@@ -36,13 +37,13 @@ export function reloadHost(p: ReloadParts): ReloadHost {
     started: p.started,
     stopped: p.stopped,
     async stopServer(server) {
-      p.actor.send({ type: 'STOP', id: server.id });
+      p.tell({ type: 'STOP', id: server.id });
       // The same bound as stop(): past it, removing the actor takes whatever is left of the process with it.
       const bound = server.timeouts.shutdownMs + (p.stdinGraceMs ?? 1000) + 2000;
       await p.watch.until(server.id, (s) => DOWN.has(s) || s === 'backoff', bound);
     },
     remove(id, replaced) {
-      p.actor.send({ type: 'REMOVE_CHILD', id });
+      p.tell({ type: 'REMOVE_CHILD', id });
       // A replaced server keeps its row and its waiters (calls wait for it to come back); a removed one's end.
       if (!replaced) p.watch.unfollow(id);
     },
@@ -58,11 +59,11 @@ export function reloadHost(p: ReloadParts): ReloadHost {
       p.tasks.reorder(diff.order);
     },
     add(server, order) {
-      p.actor.send({ type: 'ADD_CHILD', server, order });
+      p.tell({ type: 'ADD_CHILD', server, order });
       p.watch.follow(server.id);
     },
     setPolicy(config) {
-      p.actor.send({
+      p.tell({
         type: 'SET_POLICY',
         strategy: config.supervisor.strategy,
         limit: config.supervisor.limit,
@@ -76,7 +77,7 @@ export function reloadHost(p: ReloadParts): ReloadHost {
         return moved && SETTLED.has(s);
       };
       const reached = p.watch.until(server.id, settled, server.timeouts.startupMs + 5000);
-      p.actor.send({ type: 'START', id: server.id });
+      p.tell({ type: 'START', id: server.id });
       // An untrusted server may wait for a person's approval: the reload reports where it got to, not forever.
       return (await reached) ?? p.watch.stateOf(server.id);
     },

@@ -29,6 +29,8 @@ import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import type { InputOptions, PromptInputOptions } from './prompt-input.js';
 import { Reloader, type ReloadOutcome } from './reload.js';
 import { reloadHost } from './reload-host.js';
+import { Reloader, type ReloadOutcome } from './reload.js';
+import { reloadHost } from './reload-host.js';
 import type {
   ResourceListOutcome,
   ResourceReadOutcome,
@@ -185,7 +187,9 @@ export class Supervisor {
     });
     this.reloader = new Reloader(
       reloadHost({
-        actor: this.actor,
+        tell: (event) => {
+          this.actor.send(event);
+        },
         watch: this.watch,
         tools: this.tools,
         prompts: this.surface.prompts,
@@ -429,6 +433,20 @@ export class Supervisor {
   /** Starts one server (also a disabled, failed or stopped one), clearing its restart history. */
   startServer(id: string): ControlOutcome {
     return this.control('startServer', id, 'START');
+  }
+
+  /**
+   * Applies a changed config to the running fleet (docs/embedding.md, "Reload"): unchanged servers keep running,
+   * changed ones restart with their new definition (through the trust gate), removed ones stop, added ones start.
+   * Resolves what it did per server and emits a `reload` event; reloads run one at a time. Never rejects.
+   */
+  async reload(config: SupervisorConfig): Promise<ReloadOutcome> {
+    const outcome = await this.reloader.reload(config);
+    if (outcome.ok) {
+      const { servers, applied, needsRestart } = outcome;
+      this.emit({ type: 'reload', servers, applied, needsRestart, at: this.now() });
+    }
+    return outcome;
   }
 
   /**
