@@ -85,8 +85,14 @@ export async function openControlServer(opts: ControlServerOptions): Promise<Con
   });
   server.maxConnections = 64;
   await listen(server, path);
-  // The directory is 0700 already; this keeps the socket private even in a directory a user opened up.
-  chmodSync(path, 0o600);
+  try {
+    // The directory is 0700 already; this keeps the socket private even in a directory a user opened up.
+    chmodSync(path, 0o600);
+  } catch (err) {
+    server.close();
+    rmSync(path, { force: true });
+    throw new ControlSocketError('LISTEN_FAILED', `cannot make ${path} private: ${(err as Error).message}`);
+  }
   const onExit = () => rmSync(path, { force: true });
   process.on('exit', onExit);
   let closing: Promise<void> | undefined;
@@ -132,6 +138,7 @@ function serveConnection(
     socket.end(`${JSON.stringify(answer)}\n`);
   };
   const timer = setTimeout(() => finish(answerError('TIMEOUT')), opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
+  socket.once('close', () => clearTimeout(timer));
   socket.setEncoding('utf8');
   socket.on('error', () => socket.destroy());
   socket.on('data', (chunk: string) => {

@@ -50,8 +50,12 @@ export async function removeStaleSockets(dir: string): Promise<string[]> {
   for (const path of socketFiles(dir)) {
     const pid = Number(SOCKET_FILE.exec(path.slice(path.lastIndexOf('/') + 1))?.[1]);
     if (pidAlive(pid) || (await listening(path))) continue;
-    rmSync(path, { force: true });
-    removed.push(path);
+    try {
+      rmSync(path, { force: true });
+      removed.push(path);
+    } catch {
+      // Not ours to remove (another user's file in a shared directory): clients skip it, as nobody answers.
+    }
   }
   return removed;
 }

@@ -189,6 +189,7 @@ describe('loadConfig: fixtures', () => {
         maxResultBytes: 1_048_576,
         limit: { maxRestarts: 10, windowMs: 120_000 },
         containment: 'pgroup',
+        logs: { ring: 262_144, files: { keep: 4, size: 8_388_608 } },
       },
       servers: [
         {

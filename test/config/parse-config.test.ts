@@ -68,6 +68,7 @@ describe('parseConfig: defaults', () => {
         maxResultBytes: 65_536,
         limit: { maxRestarts: 20, windowMs: 60_000 },
         containment: 'auto',
+        logs: { ring: 1_048_576 },
       },
       servers: [defaultServer('files', 'node', '/base')],
     });
