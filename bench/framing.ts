@@ -15,7 +15,7 @@ import { DEFAULT_NICE_INCREMENT, FramePool } from '../src/workers/frame-pool.js'
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const CHUNK = 64 * KiB;
-const RUNS = 7;
+const RUNS = 5;
 const SDK_BUDGET_MS = 20_000;
 
 interface Size {

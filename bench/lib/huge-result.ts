@@ -10,6 +10,8 @@ const MiB = 1024 * 1024;
 export interface OursHuge {
   wallMs: number;
   msPerMiB: number;
+  /** Main-thread CPU (schedstat) per MiB: unlike ELU, not inflated by waiting for a core. */
+  cpuMsPerMiB: number;
   p99Ms: number;
   ok: boolean;
   answerBytes: number;
@@ -42,6 +44,7 @@ export async function oursHuge(bytes: number, rounds: number): Promise<OursHuge[
       out.push({
         wallMs: cost.wallMs,
         msPerMiB: cost.activeMs / (bytes / MiB),
+        cpuMsPerMiB: cost.cpuMs / (bytes / MiB),
         p99Ms: cost.p99Ms,
         ok: cappedOk(value),
         answerBytes: Buffer.byteLength(value),

@@ -1,0 +1,110 @@
+// One 8 MiB notification of dense JSON arriving from a server (fixture `--large-lines`, tool `large_log`): how long
+// the host's event loop stalls at most, ours against the SDK client, and ours without worker threads beside it.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { BenchError } from './bench-error.js';
+import { type Contender, startOurs } from './contenders.js';
+import { CALL_TIMEOUT_MS, FIXTURE, fixtureServer } from './fixture-fleet.js';
+import { interleave } from './interleave.js';
+import { type LoopCost, measureLoop } from './loop.js';
+import { buildChildEnv, callToolText, listAllTools, McpConnection } from './ours.js';
+
+const ARGS = ['--large-lines', '1'];
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+/** What each side's loop went through while one notification of `bytes` arrived (then the call's answer). */
+export interface NotificationFigures {
+  bytes: number;
+  ours: LoopCost[];
+  /** A bare connection without the frame pool: every line parsed on the main thread. */
+  inline: LoopCost[];
+  sdk: LoopCost[];
+}
+
+/** A bare McpConnection with no pool: what the worker split is measured against. */
+async function startInline(): Promise<Contender> {
+  const server = fixtureServer('fx', ARGS);
+  const conn = new McpConnection({
+    serverId: server.id,
+    command: server.command,
+    args: server.args,
+    cwd: server.cwd,
+    env: buildChildEnv(process.env, [], {}),
+    startupMs: server.timeouts.startupMs,
+    shutdownMs: server.timeouts.shutdownMs,
+    stdinGraceMs: 500,
+  });
+  const close = async () => {
+    await conn.close('stopped');
+  };
+  try {
+    await conn.initialize();
+    await listAllTools(conn, server.timeouts.startupMs);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return {
+    pid: () => conn.pid,
+    call: (tool, args) =>
+      callToolText(conn, tool, args, { timeoutMs: CALL_TIMEOUT_MS, maxBytes: server.maxResultBytes }),
+    close,
+  };
+}
+
+/** The SDK client, with a handler for log messages as a host that shows them would have. */
+async function startSdk(): Promise<Contender> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [FIXTURE, ...ARGS],
+    cwd: process.cwd(),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', () => {});
+  const client = new Client({ name: 'bench', version: '0.0.0' });
+  let logs = 0;
+  client.setNotificationHandler(LoggingMessageNotificationSchema, () => {
+    logs++;
+  });
+  const limits = { timeout: CALL_TIMEOUT_MS, maxTotalTimeout: CALL_TIMEOUT_MS };
+  await client.connect(transport, limits);
+  return {
+    pid: () => transport.pid ?? undefined,
+    call: async (tool, args) => {
+      const before = logs;
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, limits);
+      const first = (result.content as Array<{ text?: string }> | undefined)?.[0];
+      return logs > before ? (first?.text ?? '') : 'no log seen';
+    },
+    close: () => client.close(),
+  };
+}
+
+/** `rounds` interleaved rounds of one `bytes` notification through each contender. */
+export async function largeNotificationRounds(bytes: number, rounds: number): Promise<NotificationFigures> {
+  const started: Contender[] = [];
+  try {
+    const ours = await startOurs('bypass', ARGS);
+    started.push(ours);
+    const inline = await startInline();
+    started.push(inline);
+    const sdk = await startSdk();
+    started.push(sdk);
+    const once = (c: Contender) => async () => {
+      const { value, cost } = await measureLoop(async () => {
+        const answer = await c.call('large_log', { bytes });
+        // a stall that ends with the answer is booked by the delay monitor's next timer tick, not before it
+        await settle();
+        return answer;
+      });
+      if (value !== `sent ${bytes}`) throw new BenchError('WRONG_ANSWER', `large_log answered ${value}`);
+      return cost;
+    };
+    for (const c of started) await once(c)();
+    const out = await interleave(rounds, { ours: once(ours), inline: once(inline), sdk: once(sdk) });
+    return { bytes, ...out };
+  } finally {
+    await Promise.allSettled(started.map((c) => c.close()));
+  }
+}
