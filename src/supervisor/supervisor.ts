@@ -29,8 +29,6 @@ import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import type { InputOptions, PromptInputOptions } from './prompt-input.js';
 import { Reloader, type ReloadOutcome } from './reload.js';
 import { reloadHost } from './reload-host.js';
-import { Reloader, type ReloadOutcome } from './reload.js';
-import { reloadHost } from './reload-host.js';
 import type {
   ResourceListOutcome,
   ResourceReadOutcome,
@@ -433,20 +431,6 @@ export class Supervisor {
   /** Starts one server (also a disabled, failed or stopped one), clearing its restart history. */
   startServer(id: string): ControlOutcome {
     return this.control('startServer', id, 'START');
-  }
-
-  /**
-   * Applies a changed config to the running fleet (docs/embedding.md, "Reload"): unchanged servers keep running,
-   * changed ones restart with their new definition (through the trust gate), removed ones stop, added ones start.
-   * Resolves what it did per server and emits a `reload` event; reloads run one at a time. Never rejects.
-   */
-  async reload(config: SupervisorConfig): Promise<ReloadOutcome> {
-    const outcome = await this.reloader.reload(config);
-    if (outcome.ok) {
-      const { servers, applied, needsRestart } = outcome;
-      this.emit({ type: 'reload', servers, applied, needsRestart, at: this.now() });
-    }
-    return outcome;
   }
 
   /**
