@@ -32,25 +32,37 @@ describe('choosing among running instances', () => {
     );
   });
 
-  it('with a run and a serve in one state directory, asks for --config, and --config picks one', async () => {
+  it('with run, serve and serve --http in one state directory, asks for --config, and --config picks one', async () => {
     const a = cli.tempDir();
     const b = cli.tempDir();
+    const c = cli.tempDir();
     const state = join(a, 'state');
     mkdirSync(state);
     const configA = writeFixtureConfig(a, [{ id: 'fa' }]);
     const configB = writeFixtureConfig(b, [{ id: 'fb' }]);
+    const configC = writeFixtureConfig(c, [{ id: 'fc' }]);
     const run = cli.spawnCli(['run', configA, '--trust-all', '--state-dir', state]);
     // serve on stdio opens its socket at once; its fleet waits for a client, so it reports not started.
     const serve = cli.spawnCli(['serve', configB, '--trust-all', '--state-dir', state]);
+    const http = cli.spawnCli([
+      'serve',
+      configC,
+      '--http',
+      '127.0.0.1:0',
+      '--trust-all',
+      '--state-dir',
+      state,
+    ]);
     await run.waitFor(/event=log msg=started/);
-    const files = await sockets(state, 2);
+    const files = await sockets(state, 3);
     for (const f of files) expect(statSync(join(state, f)).mode & 0o777).toBe(0o600);
 
     const both = await cli.runCli(['status', '--state-dir', state]);
     expect(both.code).toBe(1);
-    expect(both.stderr).toMatch(/^mcp-supervisor: 2 mcp-supervisor instances run with state directory /);
+    expect(both.stderr).toMatch(/^mcp-supervisor: 3 mcp-supervisor instances run with state directory /);
     expect(both.stderr).toContain(`pid ${run.child.pid} (run ${configA})`);
     expect(both.stderr).toContain(`pid ${serve.child.pid} (serve ${configB})`);
+    expect(both.stderr).toContain(`pid ${http.child.pid} (serve --http ${configC})`);
     expect(both.stderr).toMatch(/pass --config \(or --state-dir\) to pick one\n$/);
 
     const picked = await cli.runCli(['status', '--json', '--state-dir', state, '--config', configB]);
@@ -73,6 +85,8 @@ describe('choosing among running instances', () => {
     // serve ends when its client closes stdin; its socket goes with it.
     serve.child.stdin!.end();
     expect((await serve.exited).code).toBe(0);
+    http.child.kill('SIGTERM');
+    expect((await http.exited).code).toBe(0);
     expect(readdirSync(state).filter((f) => f.endsWith('.sock'))).toHaveLength(1);
     const one = await cli.runCli(['status', '--json', '--state-dir', state]);
     expect((JSON.parse(one.stdout) as { instance: { pid: number } }).instance.pid).toBe(run.child.pid);
