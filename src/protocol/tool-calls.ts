@@ -11,7 +11,7 @@ import {
   outcomeResult,
   outcomeText,
 } from './call-outcome.js';
-import type { McpConnection } from './connection.js';
+import type { McpConnection, RequestOptions } from './connection.js';
 import { SupervisorError } from './errors.js';
 import type { ToolResultValue } from './pending-requests.js';
 import { describeCut, listTools } from './tool-listing.js';
@@ -107,21 +107,20 @@ async function request(
   opts: SettledCall,
   mode: 'text' | 'result',
 ): Promise<ToolResultValue | CallFailure> {
+  const req: RequestOptions = {
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    result: { mode, maxBytes: opts.maxBytes, structuredRequired: opts.structuredRequired === true },
+  };
+  if (opts.inputCapabilities) req.capabilities = opts.inputCapabilities;
+  if (opts.onProgress) {
+    req.progress = {
+      onProgress: opts.onProgress,
+      maxTotalMs: opts.maxTotalMs ?? opts.timeoutMs * MAX_TOTAL_FACTOR,
+    };
+  }
   try {
-    return (await conn.request('tools/call', callParams(name, args, opts), {
-      timeoutMs: opts.timeoutMs,
-      signal: opts.signal,
-      result: { mode, maxBytes: opts.maxBytes, structuredRequired: opts.structuredRequired === true },
-      ...(opts.inputCapabilities ? { capabilities: opts.inputCapabilities } : {}),
-      ...(opts.onProgress
-        ? {
-            progress: {
-              onProgress: opts.onProgress,
-              maxTotalMs: opts.maxTotalMs ?? opts.timeoutMs * MAX_TOTAL_FACTOR,
-            },
-          }
-        : {}),
-    })) as ToolResultValue;
+    return (await conn.request('tools/call', callParams(name, args, opts), req)) as ToolResultValue;
   } catch (err) {
     const failure = failureFromError(err, where(opts, name));
     // A timeout names the caller's tool and the whole budget it gave, not the part left after waiting for ready.
@@ -141,7 +140,8 @@ export function callParams(
   const params: Record<string, unknown> = { name, arguments: args ?? {} };
   if (opts.retry?.inputResponses !== undefined) params.inputResponses = opts.retry.inputResponses;
   if (opts.retry?.requestState !== undefined) params.requestState = opts.retry.requestState;
-  const trace = Object.entries(opts.trace ?? {}).filter(([, v]) => typeof v === 'string');
+  if (opts.trace === undefined) return params;
+  const trace = Object.entries(opts.trace).filter(([, v]) => typeof v === 'string');
   if (trace.length > 0) params._meta = Object.fromEntries(trace);
   return params;
 }

@@ -29,6 +29,7 @@ import type { ServerWatch } from './server-watch.js';
 import type { ExposedTool } from './types.js';
 
 const DOWN = new Set(['failed', 'untrusted', 'stopped']);
+const readyOrDown = (s: string) => s === 'ready' || DOWN.has(s);
 
 export interface FleetCallsDeps {
   servers: ReadonlyMap<string, ServerConfig>;
@@ -61,9 +62,17 @@ export class FleetCalls {
       const target = await this.prepare(name, args, opts);
       if (!target.ok) return target;
       const { conn, tool, args: toolArgs } = target;
+      const first = await callOnConnection(conn, tool.tool, toolArgs, target.call);
+      if (first.ok || first.code !== 'INPUT_REQUIRED' || first.input === undefined) return first;
+      // the rounds begin with the answer already in hand
+      let replay: CallOutcome | undefined = first;
       return await withInputRounds(
         target.call,
-        (call) => callOnConnection(conn, tool.tool, toolArgs, call),
+        (call) => {
+          const answer = replay;
+          replay = undefined;
+          return answer ? Promise.resolve(answer) : callOnConnection(conn, tool.tool, toolArgs, call);
+        },
         this.deps.onInputRequired,
       );
     } catch (err) {
@@ -135,11 +144,10 @@ export class FleetCalls {
   }
 
   /** A gateway's call declares what its client can answer; a host's, what its `onInputRequired` can. */
-  private capabilitiesFor(opts: CallOptions): { inputCapabilities?: Record<string, unknown> } {
-    const declared = opts.passInputRequired
+  private declaredInput(opts: CallOptions): Record<string, unknown> | undefined {
+    return opts.passInputRequired
       ? opts.inputCapabilities
       : (opts.inputCapabilities ?? (this.deps.onInputRequired ? this.deps.inputCapabilities : undefined));
-    return declared ? { inputCapabilities: declared } : {};
   }
 
   /** Checks a call and waits for its server to be ready, or says why the call cannot be made. */
@@ -170,12 +178,11 @@ export class FleetCalls {
       return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
     const timeoutMs = opts.timeoutMs ?? clampTimeout(server.timeouts.callMs);
     const deadline = Date.now() + timeoutMs;
-    const state = await this.deps.watch.until(
-      server.id,
-      (s) => s === 'ready' || DOWN.has(s),
-      timeoutMs,
-      opts.signal,
-    );
+    // a ready server (the usual case) is not waited for: no predicate, no promise
+    const state =
+      this.deps.watch.stateOf(server.id) === 'ready'
+        ? 'ready'
+        : await this.deps.watch.until(server.id, readyOrDown, timeoutMs, opts.signal);
     if (state !== 'ready') {
       if (opts.signal?.aborted)
         return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
@@ -198,7 +205,8 @@ export class FleetCalls {
       return callFailure('TASK_REQUIRED', why, where);
     }
     // Fails closed: a call that names no scopes holds none, unless the host said scopes go unchecked.
-    if (opts.scopes !== undefined || this.deps.scopes !== 'unchecked') {
+    const scoped = server.scopesRequired.length > 0 || tool.scopesRequired.length > 0;
+    if (scoped && (opts.scopes !== undefined || this.deps.scopes !== 'unchecked')) {
       const callerScopes = opts.scopes ?? [];
       const check = checkScopes({ pluginWideScopes: server.scopesRequired, callerScopes, tool });
       if (!check.ok) {
@@ -212,13 +220,15 @@ export class FleetCalls {
       structuredRequired: tool.outputSchema !== undefined,
       label: name,
       server: server.id,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.trace ? { trace: opts.trace } : {}),
-      ...(opts.retry ? { retry: opts.retry } : {}),
-      ...(opts.passInputRequired ? { passInputRequired: true } : {}),
-      ...this.capabilitiesFor(opts),
-      ...progressOf(opts, timeoutMs, deadline),
     };
+    // set one by one, not spread from throwaway objects: this runs on every call
+    if (opts.signal) call.signal = opts.signal;
+    if (opts.trace) call.trace = opts.trace;
+    if (opts.retry) call.retry = opts.retry;
+    if (opts.passInputRequired) call.passInputRequired = true;
+    const declared = this.declaredInput(opts);
+    if (declared) call.inputCapabilities = declared;
+    if (opts.onProgress) Object.assign(call, progressOf(opts, timeoutMs, deadline));
     return { ok: true, conn, tool, args: input.args, call };
   }
 }

@@ -1,0 +1,48 @@
+// The call path alone, for profiling and quick comparisons: calls through Supervisor.callTool, a bare McpConnection
+// and the bare JSON-RPC loop, against the fixture, in interleaved rounds (no SDK, no large results).
+// Run: node --import tsx [--cpu-prof --cpu-prof-dir=prof] bench/calls-profile.ts [ours-only]
+import { startBareLoop } from './lib/bare-loop.js';
+import { type CallRate, concurrentEcho, sequentialEcho } from './lib/call-rounds.js';
+import { type Contender, startBareConnection, startOurs } from './lib/contenders.js';
+import { interleave } from './lib/interleave.js';
+import { OURS_FROM } from './lib/ours.js';
+import { fmt, median } from './lib/stats.js';
+
+const oursOnly = process.argv[2] === 'ours-only';
+const all: Record<string, Contender> = { ours: await startOurs('bypass') };
+try {
+  if (!oursOnly) {
+    all.conn = await startBareConnection();
+    all.loop = await startBareLoop();
+  }
+  for (const c of Object.values(all)) {
+    await sequentialEcho(c, 1500);
+    await concurrentEcho(c, 3000, 64);
+  }
+  const each = (f: (c: Contender) => Promise<CallRate>) =>
+    Object.fromEntries(Object.entries(all).map(([k, c]) => [k, () => f(c)]));
+  const seq = await interleave(
+    5,
+    each((c) => sequentialEcho(c, 2000)),
+  );
+  const par = await interleave(
+    5,
+    each((c) => concurrentEcho(c, 4000, 64)),
+  );
+  console.log(`ours from ${OURS_FROM}/`);
+  for (const [label, r] of [
+    ['sequential', seq],
+    ['64 in flight', par],
+  ] as const) {
+    for (const k of Object.keys(all)) {
+      const xs = r[k]!;
+      const vsLoop = r.loop ? median(xs.map((x, i) => x.callsPerS / r.loop![i]!.callsPerS)) : Number.NaN;
+      console.log(
+        `${label.padEnd(13)} ${k.padEnd(5)} ${fmt(median(xs.map((x) => x.callsPerS)), 0).padStart(6)} calls/s, ` +
+          `${fmt(median(xs.map((x) => x.cpuUsPerCall)), 1)} µs host CPU/call, ${fmt(vsLoop, 2)}× loop`,
+      );
+    }
+  }
+} finally {
+  await Promise.allSettled(Object.values(all).map((c) => c.close()));
+}
