@@ -103,11 +103,6 @@ export class ServerWatch {
     return this.rows.get(id)?.state;
   }
 
-  /** A server's state now, for callers that need not wait (undefined for an unknown id). */
-  stateOf(id: string): ServerState | undefined {
-    return this.rows.get(id)?.state;
-  }
-
   /** Resolves with the state once `pred` holds, or undefined at the timeout / abort. */
   until(
     id: string,
