@@ -1,3 +1,4 @@
+import type { FleetPhase } from '../inspector/page-data.js';
 import { toStatechart } from '../inspector/statechart.js';
 import { startUiServer, type UiServer } from '../inspector/ui-server.js';
 import { serverMachine } from '../machines/server.machine.js';
@@ -40,6 +41,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     finish = resolve;
   });
   let stopping: Promise<void> | undefined;
+  let stopped = false;
   const prompts = new AbortController();
   const release = holdOpen();
   const shutdown = (code: number) => {
@@ -47,6 +49,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     stopping ??= (async () => {
       reporter.log('info', 'stopping');
       await sup?.stop();
+      stopped = true;
       await closeControl?.();
       await ui?.close();
       stately?.stop();
@@ -80,7 +83,9 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     });
     closeControl = await openFleetControl(fleet, configPath, flags, reporter, 'run');
     if (flags.ui !== undefined) {
-      ui = await startUi(fleet, flags.ui === true ? 0 : flags.ui);
+      ui = await startUi(fleet, flags.ui === true ? 0 : flags.ui, () =>
+        stopped ? 'stopped' : stopping ? 'stopping' : 'running',
+      );
       if (!tty) reporter.log('info', `inspector UI at ${ui.url}`, { url: ui.url });
       else process.stderr.write(`inspector UI at ${ui.url}\n`);
     }
@@ -100,12 +105,15 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
   }
 }
 
-async function startUi(sup: Supervisor, port: number): Promise<UiServer> {
+async function startUi(sup: Supervisor, port: number, phase: () => FleetPhase): Promise<UiServer> {
   try {
     return await startUiServer(
       {
         status: () => sup.status(),
         subscribe: (l) => sup.subscribe(l),
+        listTools: () => sup.listTools(),
+        onCall: (l) => sup.onCall(l),
+        phase,
         statechart: toStatechart(serverMachine),
       },
       { port },

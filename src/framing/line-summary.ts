@@ -67,7 +67,8 @@ function summarizeList(id: string | number, result: Record<string, unknown>, byt
 
 /** The fields of `record` that are small, in order, within `budget` bytes together; the others' keys. */
 function keepSmall(record: Record<string, unknown>, budget: number) {
-  const kept: Record<string, unknown> = {};
+  // no prototype: a `__proto__` key the server sent stays a plain field, as JSON.parse made it
+  const kept: Record<string, unknown> = Object.create(null);
   const dropped: string[] = [];
   let left = budget;
   for (const key of Object.keys(record)) {

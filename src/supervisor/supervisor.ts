@@ -14,6 +14,7 @@ import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { clampTimeout } from './call-input.js';
+import { type CallRecord, CallRecords } from './call-records.js';
 import { type ClientHandlers, ClientSide, notifyRootsChanged } from './client-side.js';
 import { Connections } from './connections.js';
 import { createFleetActor } from './fleet-actor.js';
@@ -64,6 +65,11 @@ export class Supervisor {
   private readonly resources: FleetResources;
   private readonly tasks: FleetTasks;
   private readonly calls: FleetCalls;
+  private readonly callRecords = new CallRecords(
+    () => this.now(),
+    (name) => this.tools.serverFor(name),
+    (message) => this.options.logger?.warn?.(message),
+  );
   private started = false;
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
@@ -285,7 +291,7 @@ export class Supervisor {
 
   /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
   callToolOutcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
-    return this.calls.outcome(name, args, opts);
+    return this.callRecords.outcome(name, () => this.calls.outcome(name, args, opts));
   }
 
   /**
@@ -293,7 +299,7 @@ export class Supervisor {
    * `isError`, with its code in `_meta['mcp-supervisor/code']`.
    */
   callToolResult(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
-    return this.calls.result(name, args, opts);
+    return this.callRecords.result(name, () => this.calls.result(name, args, opts));
   }
 
   /**
@@ -445,6 +451,11 @@ export class Supervisor {
       this.emit({ type: 'reload', servers, applied, needsRestart, at: this.now() });
     }
     return outcome;
+  }
+
+  /** Hears each tool call as it finishes (server, tool, duration, outcome code, result size); returns the unsubscribe. */
+  onCall(listener: (record: CallRecord) => void): () => void {
+    return this.callRecords.on(listener);
   }
 
   /** Subscribes to typed events; returns the unsubscribe function. */

@@ -77,3 +77,15 @@ describe('summarizeMessage', () => {
     expect(out?.cut.dropped).toEqual(['nextCursor']);
   });
 });
+
+describe('summarizeMessage and odd keys', () => {
+  it('keeps a __proto__ field of a cut notification as a field', () => {
+    const line = `{"jsonrpc":"2.0","method":"n","params":{"__proto__":{"x":1},"big":"${'b'.repeat(70_000)}"}}`;
+    const message = JSON.parse(line);
+    const out = summarizeMessage(message, line.length);
+    expect(JSON.parse(JSON.stringify(out!.message))).toEqual(
+      JSON.parse('{"jsonrpc":"2.0","method":"n","params":{"__proto__":{"x":1}}}'),
+    );
+    expect(out!.cut.dropped).toEqual(['big']);
+  });
+});
