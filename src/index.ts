@@ -159,6 +159,8 @@ export { type TreeUsage, treeUsage } from './process/tree-usage.js';
 
 // The live inspector page, for hosts that embed it; the machines it draws.
 export { startUiServer, type UiServer, type UiServerOptions, type UiSource } from './inspector/ui-server.js';
+export type { FleetPhase } from './inspector/page-data.js';
+export type { CallRecord } from './supervisor/call-records.js';
 export { type StatechartGraph, toStatechart } from './inspector/statechart.js';
 export { serverMachine } from './machines/server.machine.js';
 export { supervisorMachine } from './machines/supervisor.machine.js';

@@ -10,11 +10,16 @@ export type PageRow = Omit<ServerStatus, 'lastExit'> & { lastExit?: PageExit };
 /** An event as the page gets it (`why` on the exit of a failed spawn). */
 export type PageEvent = SupervisorEvent & { why?: string };
 
+/** Whether the fleet runs, as the host tells the inspector. */
+export type FleetPhase = 'running' | 'stopping' | 'stopped';
+
 /** The body of `/api/status` and of every `status` frame of the stream. */
 export interface PageStatus {
   servers: PageRow[];
   /** The server's clock, so the page can show durations without trusting the browser's. */
   now: number;
+  /** Absent when the host does not say. */
+  fleet?: FleetPhase;
 }
 
 /**
@@ -37,6 +42,6 @@ export function pageEvent(event: SupervisorEvent): PageEvent {
 }
 
 /** The body of a status: the rows for the page and the server's clock. */
-export function pageStatus(rows: readonly ServerStatus[]): PageStatus {
-  return { servers: pageRows(rows), now: Date.now() };
+export function pageStatus(rows: readonly ServerStatus[], fleet?: FleetPhase): PageStatus {
+  return { servers: pageRows(rows), now: Date.now(), ...(fleet ? { fleet } : {}) };
 }

@@ -24,46 +24,77 @@ export const PAGE_STYLE = `
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg)}
 code,pre,.mono{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"Liberation Mono",monospace}
-header{display:flex;align-items:center;gap:16px;padding:10px 18px;border-bottom:1px solid var(--line);background:var(--panel)}
+.dim{color:var(--dim);font-weight:400}
+header{display:flex;align-items:center;gap:14px;padding:8px 16px;border-bottom:1px solid var(--line);background:var(--panel)}
 header h1{font-size:15px;margin:0;font-weight:600;letter-spacing:.2px}
 header .summary{color:var(--dim)}
+#phase{padding:1px 9px;border-radius:999px;font-weight:600;font-size:12px;background:#2a303c;color:var(--fg)}
+#phase[data-phase="running"]{background:#2fb36d;color:#0f1218}
+#phase[data-phase="stopping"]{background:#a17cf0;color:#0f1218}
+#phase[data-phase="stopped"]{background:#8a93a3;color:#0f1218}
+#phase[data-phase="lost"]{background:#e5484d;color:#0f1218}
 #conn{margin-left:auto;display:flex;align-items:center;gap:6px;color:var(--dim)}
 #conn::before{content:"";width:8px;height:8px;border-radius:50%;background:#e5484d}
 #conn[data-state="live"]::before{background:#2fb36d}
 #conn[data-state="connecting"]::before{background:#e0b020}
-main{display:grid;grid-template-columns:minmax(0,1fr) 400px;gap:16px;padding:16px 18px;align-items:start}
-#fleet{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:16px;align-items:start}
+#conn[data-state="closed"]::before{background:#8a93a3}
+body[data-stale="true"] #fleet,body[data-stale="true"] #detail{opacity:.55}
+main{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px;padding:12px 16px;align-items:start}
+h2{font-size:13px;margin:0 0 8px;font-weight:600}
+h3{font-size:12px;margin:0 0 4px;color:var(--dim);font-weight:600;text-transform:uppercase;letter-spacing:.4px}
+#fleet{display:grid;grid-template-columns:repeat(auto-fill,minmax(168px,1fr));gap:6px}
 .empty{color:var(--dim);padding:24px}
-.card{background:var(--panel);border:1px solid var(--line);border-top:3px solid var(--st);border-radius:8px;overflow:hidden}
-.card .head{display:flex;align-items:center;gap:10px;padding:10px 12px}
-.card .id{font-weight:600;font-size:14px}
-.pill{margin-left:auto;padding:2px 9px;border-radius:999px;font-weight:600;font-size:12px;color:#0f1218;background:var(--st)}
-.card dl{display:grid;grid-template-columns:auto 1fr auto 1fr;gap:3px 10px;margin:0;padding:0 12px 10px}
-.card dt{color:var(--dim)}
-.card dd{margin:0;font-variant-numeric:tabular-nums}
-.lastexit{margin:0 12px 10px;padding:8px 10px;background:var(--panel2);border:1px solid var(--line);border-radius:6px}
-.lastexit[hidden]{display:none}
-.lastexit .what{font-weight:600}
-.lastexit .reason{color:var(--dim)}
-.lastexit pre{margin:6px 0 0;max-height:9em;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:11px;color:#f3b3b5}
-.chart{border-top:1px solid var(--line);padding:8px 8px 4px;background:var(--panel2)}
-.chart svg{width:100%;height:auto;display:block}
+.card{background:var(--panel);border:1px solid var(--line);border-left:3px solid var(--st);border-radius:6px;padding:4px 8px;
+  cursor:pointer;min-width:0;font-size:12px}
+.card:hover{background:var(--panel2)}
+.card[aria-selected="true"]{outline:2px solid var(--st);outline-offset:-1px;background:var(--panel2)}
+.card .head{display:flex;align-items:center;gap:6px;min-width:0}
+.card .id{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.pill{margin-left:auto;padding:0 7px;border-radius:999px;font-weight:600;font-size:11px;color:#0f1218;background:var(--st);flex:none}
+.card .nums{display:grid;grid-template-columns:1fr auto;column-gap:8px;color:var(--dim);font-variant-numeric:tabular-nums;white-space:nowrap}
+.card .nums>span:nth-child(even){text-align:right}
+.card .nums .v{color:var(--fg);font-weight:500}
+.card .exit{color:#f3b3b5;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;min-height:1.45em}
+#detail{margin-top:12px;background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
+#detail[hidden]{display:none}
+#detail .panes{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px 14px}
+#detail .wide{grid-column:1/-1}
+#detail table{width:100%;border-collapse:collapse;font-size:12px}
+#detail th{text-align:left;color:var(--dim);font-weight:500}
+#detail td,#detail th{padding:2px 6px 2px 0;border-bottom:1px solid var(--line);white-space:nowrap}
+#detail td.num{text-align:right;font-variant-numeric:tabular-nums}
+#detail td.bad{color:#f3b3b5}
+#detail td.good{color:#7fd6a4}
+#detail .none{color:var(--dim);margin:2px 0}
+#detail .none[hidden]{display:none}
+#logs,#instructions{margin:0;max-height:14em;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:11px;
+  background:var(--panel2);border:1px solid var(--line);border-radius:4px;padding:6px 8px}
+#logs .log{color:#9fc4ff}
+#tools{margin:0;padding-left:16px;max-height:14em;overflow:auto;font-size:12px}
+#tools .desc{color:var(--dim)}
+.right{display:flex;flex-direction:column;gap:14px;min-width:0}
+.right>section{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
+.chart svg{width:100%;height:auto;display:block;font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
 .chart .n rect{fill:#20252f;stroke:#394152;stroke-width:1}
-.chart .n.compound>rect{fill:rgba(255,255,255,.02);stroke-dasharray:4 3}
-.chart .n text.k{fill:var(--fg);font-size:11px;font-weight:600}
-.chart .n text.t{fill:var(--dim);font-size:10px}
-.chart .n text.m{fill:var(--dim);font-size:9px}
-.chart .n[data-active="true"]>rect{fill:var(--st);stroke:var(--st);stroke-width:2}
-.chart .n[data-active="true"]>text.k,.chart .n[data-active="true"]>text.t,.chart .n[data-active="true"]>text.m{fill:#0f1218}
+.chart .n.frame>rect{fill:rgba(255,255,255,.02);stroke-dasharray:4 3}
+.chart .n text{fill:var(--fg);font-weight:600}
+.chart .n.frame>text{fill:var(--dim);font-size:11px}
+.chart .e path{fill:none;stroke:#5b6475;stroke-width:1.2}
+.chart .e text{fill:#9aa3b3;font-size:10px}
+.chart .e .port,.chart .start circle,.chart marker path{fill:#5b6475}
+.chart .start path{fill:none;stroke:#5b6475;stroke-width:1.2}
+.chart .n[data-trail]>rect{stroke:var(--st);stroke-width:1.5;stroke-dasharray:3 2}
+.chart .n[data-active="true"]>rect{fill:var(--st);stroke:var(--st);stroke-width:2;stroke-dasharray:none}
+.chart .n.frame[data-active="true"]>rect{fill:rgba(255,255,255,.06)}
+.chart .n.state[data-active="true"]>text{fill:#0f1218}
 .chart .n[data-contains-active="true"]>rect{stroke:var(--st);stroke-width:1.5}
-aside{background:var(--panel);border:1px solid var(--line);border-radius:8px;position:sticky;top:16px;max-height:calc(100vh - 90px);overflow:auto}
-aside h2{font-size:13px;margin:0;padding:10px 12px;border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--panel)}
+.events{max-height:calc(100vh - 120px);overflow:auto}
 #timeline{width:100%;border-collapse:collapse;font-size:12px}
-#timeline td{padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+#timeline td{padding:3px 8px 3px 0;border-bottom:1px solid var(--line);vertical-align:top}
 #timeline td.time{color:var(--dim);white-space:nowrap;font-variant-numeric:tabular-nums}
 #timeline td.srv{font-weight:600;white-space:nowrap}
-#timeline .to{color:var(--st);font-weight:600}
-#timeline tr.exit td.what,#timeline tr.refused td.what,#timeline tr.escalated td.what{color:#f3b3b5}
-@media (max-width:1000px){main{grid-template-columns:1fr}aside{position:static;max-height:none}}
+.to{color:var(--st);font-weight:600}
+#timeline tr.exit td.what,#timeline tr.refused td.what,#timeline tr.escalated td.what,#restarts tr.exit td{color:#f3b3b5}
+@media (max-width:1100px){main{grid-template-columns:1fr}}
 ${stateRules}
 `;

@@ -11,7 +11,7 @@ export const BROWSER_MODULES = [
   'page.js',
   'card.js',
   'chart.js',
-  'chart-layout.js',
+  'detail.js',
   'dom.js',
   'format.js',
 ] as const;
@@ -52,10 +52,11 @@ export interface InspectorPage {
 }
 
 /**
- * The page for a run's token. Every request must carry the token, and a module's imports do not inherit its
- * query, so an import map sends each module's plain path to the path with the token.
+ * The page for a run's token, with the statechart's SVG (laid out by the server). Every request must carry the
+ * token, and a module's imports do not inherit its query, so an import map sends each module's plain path to the
+ * path with the token.
  */
-export function inspectorPage(token: string): InspectorPage {
+export function inspectorPage(token: string, chart = ''): InspectorPage {
   const query = `?token=${encodeURIComponent(token)}`;
   const imports = Object.fromEntries(BROWSER_MODULES.map((n) => [browserPath(n), browserPath(n) + query]));
   const importMap = JSON.stringify({ imports });
@@ -71,10 +72,10 @@ export function inspectorPage(token: string): InspectorPage {
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
-  return { html: pageHtml(importMap, browserPath('page.js') + query), csp };
+  return { html: pageHtml(importMap, browserPath('page.js') + query, chart), csp };
 }
 
-function pageHtml(importMap: string, entry: string): string {
+function pageHtml(importMap: string, entry: string, chart: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -89,18 +90,39 @@ function pageHtml(importMap: string, entry: string): string {
 <body>
 <header>
   <h1>mcp-supervisor</h1>
+  <span id="phase" data-testid="fleet-phase" data-phase="connecting">connecting</span>
   <span class="summary" id="summary" data-testid="summary">loading…</span>
   <span id="conn" data-testid="connection" data-state="connecting">connecting…</span>
 </header>
 <main>
-  <div>
+  <div class="left">
     <div id="fleet" data-testid="fleet"></div>
     <div class="empty" id="empty" hidden>No servers configured.</div>
+    <section id="detail" data-testid="detail" hidden>
+      <h2><span id="detail-id" data-testid="detail-id"></span> <span class="dim" id="detail-info" data-testid="detail-info"></span></h2>
+      <div class="panes">
+        <div><h3>Recent calls</h3>
+          <table id="calls" data-testid="detail-calls"><thead><tr><th>time</th><th>tool</th><th>ms</th><th>outcome</th><th>size</th></tr></thead><tbody id="calls-body"></tbody></table>
+          <p class="none" id="calls-none">No calls yet.</p></div>
+        <div><h3>Restarts</h3>
+          <table id="restarts" data-testid="detail-restarts"><tbody id="restarts-body"></tbody></table>
+          <p class="none" id="restarts-none">No restarts.</p></div>
+        <div class="wide"><h3>Log tail</h3><pre id="logs" data-testid="detail-logs"></pre></div>
+        <div><h3>Tools</h3><ul id="tools" data-testid="detail-tools"></ul></div>
+        <div><h3>Instructions</h3><pre id="instructions" data-testid="detail-instructions"></pre></div>
+      </div>
+    </section>
   </div>
-  <aside>
-    <h2>Timeline</h2>
-    <table id="timeline" data-testid="timeline"><tbody id="timeline-body"></tbody></table>
-  </aside>
+  <div class="right">
+    <section class="chart" data-testid="chart-panel">
+      <h2>Server machine <span class="dim" id="chart-for" data-testid="chart-for"></span></h2>
+      ${chart}
+    </section>
+    <section class="events">
+      <h2>Timeline</h2>
+      <table id="timeline" data-testid="timeline"><tbody id="timeline-body"></tbody></table>
+    </section>
+  </div>
 </main>
 </body>
 </html>

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
-import { pageEvent, pageStatus } from './page-data.js';
+import { type FleetPhase, pageEvent, pageStatus } from './page-data.js';
+import type { ServerDetails } from './server-details.js';
 
 /** What the hub reads the fleet from. */
 export interface HubSource {
   status(): ServerStatus[];
   subscribe(listener: (e: SupervisorEvent) => void): () => void;
+  /** Whether the fleet runs, is stopping or has stopped, as the host knows it; the header shows it. */
+  phase?(): FleetPhase | undefined;
 }
 
 export interface SseHubOptions {
@@ -17,6 +20,10 @@ export interface SseHubOptions {
   historySize?: number;
   /** A client whose unsent bytes pass this is dropped (it reconnects and catches up from history). */
   maxBufferedBytes?: number;
+  /** Each server's calls, log tail, tools and restarts, sent as `detail` frames. */
+  details?: ServerDetails;
+  /** How often changed details are sent (default 250 ms). */
+  detailIntervalMs?: number;
 }
 
 interface Numbered {
@@ -34,6 +41,8 @@ export class SseHub {
   readonly #maxBuffered: number;
   readonly #unsubscribe: () => void;
   readonly #keepalive: NodeJS.Timeout;
+  readonly #details: ServerDetails | undefined;
+  readonly #detailTimer: NodeJS.Timeout | undefined;
   // Event ids are `<boot>:<seq>` so a page that outlives a restart of this server does not skip new events.
   readonly #boot = randomUUID().slice(0, 8);
   #seq = 0;
@@ -49,6 +58,11 @@ export class SseHub {
     this.#unsubscribe = source.subscribe((e) => this.#onEvent(e));
     this.#keepalive = setInterval(() => this.#broadcast(': keepalive\n\n'), opts.keepaliveMs ?? 15_000);
     this.#keepalive.unref();
+    this.#details = opts.details;
+    if (this.#details) {
+      this.#detailTimer = setInterval(() => this.#flushDetails(), opts.detailIntervalMs ?? 250);
+      this.#detailTimer.unref();
+    }
   }
 
   /** How many streams are open (for tests and diagnostics). */
@@ -76,19 +90,37 @@ export class SseHub {
     res.write('retry: 1000\n\n');
     const status = this.#statusFrame();
     if (status) res.write(status);
+    for (const id of this.#serverIds()) res.write(this.#detailFrame(id));
     const after = this.#seenUpTo(lastEventId);
     for (const n of this.#history) if (n.seq > after) res.write(this.#eventFrame(n));
   }
 
-  /** Ends every stream and stops listening; safe to call twice. */
-  close(): void {
-    if (this.#closed) return;
+  /**
+   * Ends every stream and stops listening; safe to call twice. Each page gets the fleet as it is now and an `end`
+   * frame first, so a page whose inspector closed with the fleet says stopped rather than a stale "ready".
+   */
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     this.#closed = true;
     this.#unsubscribe();
     clearInterval(this.#keepalive);
     if (this.#statusTimer) clearTimeout(this.#statusTimer);
-    for (const res of this.#clients) res.end();
+    if (this.#detailTimer) clearInterval(this.#detailTimer);
+    const last = this.#statusFrame();
+    const end = `event: end\ndata: ${JSON.stringify({ fleet: this.#phase() ?? null })}\n\n`;
+    const sent = [...this.#clients].map(
+      (res) =>
+        new Promise<void>((resolve) => {
+          // Bounded: a page that stopped reading does not hold the close up.
+          const t = setTimeout(resolve, 500);
+          res.end(last + end, () => {
+            clearTimeout(t);
+            resolve();
+          });
+        }),
+    );
     this.#clients.clear();
+    return Promise.all(sent).then(() => {});
   }
 
   #onEvent(event: SupervisorEvent): void {
@@ -116,6 +148,40 @@ export class SseHub {
     this.#statusTimer.unref();
   }
 
+  #flushDetails(): void {
+    if (this.#closed || !this.#details) return;
+    const ids = this.#details.takeChanged();
+    if (ids.length === 0 || this.#clients.size === 0) return;
+    this.#broadcast(ids.map((id) => this.#detailFrame(id)).join(''));
+  }
+
+  #serverIds(): string[] {
+    if (!this.#details) return [];
+    try {
+      return this.#source.status().map((s) => s.id);
+    } catch {
+      return [];
+    }
+  }
+
+  #detailFrame(id: string): string {
+    if (!this.#details) return '';
+    try {
+      return `event: detail\ndata: ${JSON.stringify(this.#details.detail(id))}\n\n`;
+    } catch {
+      // A detail that cannot be serialised (a log message's data with a cycle) is left out, not the stream.
+      return '';
+    }
+  }
+
+  #phase(): FleetPhase | undefined {
+    try {
+      return this.#source.phase?.();
+    } catch {
+      return undefined;
+    }
+  }
+
   #seenUpTo(lastEventId: string | undefined): number {
     const [boot, seq] = (lastEventId ?? '').split(':');
     const n = Number(seq);
@@ -134,7 +200,7 @@ export class SseHub {
       // A source that cannot answer right now is skipped rather than shown as an empty fleet.
       return '';
     }
-    return `event: status\ndata: ${JSON.stringify(pageStatus(servers))}\n\n`;
+    return `event: status\ndata: ${JSON.stringify(pageStatus(servers, this.#phase()))}\n\n`;
   }
 
   #broadcast(frame: string): void {

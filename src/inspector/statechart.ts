@@ -33,6 +33,7 @@ interface WalkedNode {
   initial: { target: ReadonlyArray<{ key: string }> };
   transitions: Map<string, WalkedTransition[]>;
   always?: WalkedTransition[];
+  invoke?: ReadonlyArray<{ id: string; src: unknown }>;
 }
 
 interface WalkedTransition {
@@ -59,7 +60,7 @@ function walk(node: WalkedNode): StatechartNode {
     if (first) out.initial = first.key;
   }
   for (const [eventType, defs] of node.transitions) {
-    for (const def of defs) out.transitions.push(toTransition(readableEvent(eventType, def), def));
+    for (const def of defs) out.transitions.push(toTransition(readableEvent(eventType, def, node), def));
   }
   for (const def of node.always ?? []) out.transitions.push(toTransition('always', def));
   return out;
@@ -73,21 +74,28 @@ function toTransition(event: string, def: WalkedTransition): StatechartTransitio
 }
 
 // xstate encodes delayed, done and error transitions as internal event names; the chart shows what they mean.
-function readableEvent(eventType: string, def: WalkedTransition): string {
+function readableEvent(eventType: string, def: WalkedTransition, node: WalkedNode): string {
   if (eventType.startsWith('xstate.after.')) {
     const delay = def.delay ?? eventType.slice('xstate.after.'.length).split('.')[0];
     return typeof delay === 'number' ? `after ${delay}ms` : `after ${String(delay)}`;
   }
   const prefixes: Array<[string, string]> = [
-    ['xstate.done.actor.', 'done: '],
-    ['xstate.error.actor.', 'error: '],
-    ['xstate.snapshot.', 'snapshot: '],
+    ['xstate.done.actor.', 'done'],
+    ['xstate.error.actor.', 'error'],
+    ['xstate.snapshot.', 'snapshot'],
   ];
   for (const [prefix, label] of prefixes) {
-    if (eventType.startsWith(prefix)) return label + eventType.slice(prefix.length);
+    if (eventType.startsWith(prefix)) return `${actorName(eventType.slice(prefix.length), node)} ${label}`;
   }
   if (eventType.startsWith('xstate.done.state.')) return 'done';
   return eventType;
+}
+
+// An invoked actor's generated id (`0.server.running…`) means nothing to a reader; the logic it runs does.
+function actorName(actorId: string, node: WalkedNode): string {
+  const src = node.invoke?.find((i) => i.id === actorId)?.src;
+  if (typeof src === 'string') return src;
+  return /^\d+\./.test(actorId) ? (actorId.split('.').at(-1) ?? actorId) : actorId;
 }
 
 function guardName(guard: unknown): string | undefined {

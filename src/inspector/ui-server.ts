@@ -1,17 +1,21 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
+import { layoutChart } from './chart-layout.js';
+import { chartSvg } from './chart-svg.js';
 import { type InspectorPage, inspectorPage, loadBrowserModules } from './page.js';
 import { pageStatus } from './page-data.js';
 import { send, sendJson } from './reply.js';
-import { SseHub } from './sse-hub.js';
+import { type DetailSource, ServerDetails } from './server-details.js';
+import { type HubSource, SseHub } from './sse-hub.js';
 import type { StatechartGraph } from './statechart.js';
 
-/** What the inspector shows: the fleet's status, its events, and the server machine's chart. */
-export interface UiSource {
-  status(): ServerStatus[];
-  subscribe(listener: (e: SupervisorEvent) => void): () => void;
+/**
+ * What the inspector shows: the fleet's status and events, the server machine's chart, and, when the host has
+ * them (a `Supervisor` has all but `logs` and `phase`), each server's calls, tools and log ring, and whether the
+ * fleet runs.
+ */
+export interface UiSource extends HubSource, DetailSource {
   statechart: StatechartGraph;
 }
 
@@ -79,14 +83,18 @@ export async function startUiServer(source: UiSource, opts: UiServerOptions = {}
     throw new UiServerError('ui_page_missing', `the inspector page's file ${modules.missing} is missing`);
   }
   const token = opts.token ?? randomBytes(24).toString('base64url');
-  const hub = new SseHub(source);
-  const site: Site = { source, hub, token, page: inspectorPage(token), modules };
+  // Laid out once, here: the browser gets the chart as positioned SVG and only lights its states.
+  const chart = chartSvg(layoutChart(source.statechart));
+  const details = new ServerDetails(source);
+  const hub = new SseHub(source, { details });
+  const site: Site = { source, hub, token, page: inspectorPage(token, chart), modules };
   const server = createServer((req, res) => handle(req, res, site));
   server.keepAliveTimeout = 1000;
   try {
     await listen(server, port, bindHost);
   } catch (err) {
     hub.close();
+    details.close();
     throw err;
   }
   const bound = (server.address() as AddressInfo).port;
@@ -94,11 +102,14 @@ export async function startUiServer(source: UiSource, opts: UiServerOptions = {}
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      hub.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    closing ??= hub.close().then(
+      () =>
+        new Promise<void>((resolve) => {
+          details.close();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
     return closing;
   };
   return { url, token, port: bound, close };
@@ -172,7 +183,7 @@ function handle(req: IncomingMessage, res: ServerResponse, site: Site): void {
       send(res, 200, 'text/html; charset=utf-8', site.page.html);
       return;
     case '/api/status':
-      sendJson(res, () => pageStatus(source.status()));
+      sendJson(res, () => pageStatus(source.status(), source.phase?.()));
       return;
     case '/api/statechart':
       sendJson(res, () => source.statechart);

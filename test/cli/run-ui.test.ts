@@ -39,9 +39,9 @@ describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => 
     await page.goto(url);
     await expect.poll(() => page.getByTestId('server-state-alpha').textContent()).toContain('ready');
     await expect.poll(() => page.getByTestId('server-state-beta').textContent()).toContain('ready');
-    expect(await page.locator('[data-testid="chart-node-alpha-ready"]').getAttribute('data-active')).toBe(
-      'true',
-    );
+    // The first server is selected: the one chart lights its state.
+    await expect.poll(() => page.getByTestId('detail-id').textContent()).toBe('alpha');
+    expect(await page.getByTestId('chart-node-ready').getAttribute('data-active')).toBe('true');
 
     const status = (await (await fetch(`${origin}/api/status?token=${token}`)).json()) as {
       servers: Array<{ id: string; pid: number }>;
@@ -54,12 +54,15 @@ describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => 
     await expect
       .poll(() => page.getByTestId('server-restarts-beta').textContent(), { timeout: 5000 })
       .toContain('1');
-    await page.close();
 
     const pids = [await pidOf(dir, 'alpha'), await pidOf(dir, 'beta')];
     run.child.kill('SIGINT');
     const result = await run.exited;
     expect(result.code).toBe(0);
     expect(await allGone(pids)).toBe(true);
+    // The page's header does not keep saying "ready": the run told it the fleet stopped before it closed.
+    await expect.poll(() => page.getByTestId('fleet-phase').textContent()).toBe('fleet stopped');
+    expect(await page.getByTestId('server-state-alpha').textContent()).toBe('stopped');
+    await page.close();
   }, 40_000);
 });

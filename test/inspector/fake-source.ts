@@ -1,7 +1,15 @@
 import { createMachine } from 'xstate';
+import type { FleetPhase } from '../../src/inspector/page-data.js';
 import { toStatechart } from '../../src/inspector/statechart.js';
 import type { UiSource } from '../../src/inspector/ui-server.js';
-import type { LastExit, ServerState, ServerStatus, SupervisorEvent } from '../../src/supervisor/types.js';
+import type { CallRecord } from '../../src/supervisor/call-records.js';
+import type {
+  ExposedTool,
+  LastExit,
+  ServerState,
+  ServerStatus,
+  SupervisorEvent,
+} from '../../src/supervisor/types.js';
 
 // A stand-in for the server machine: every ServerState is a state key, the live ones nested under `alive`.
 const serverMachine = createMachine({
@@ -30,7 +38,10 @@ const serverMachine = createMachine({
 export class FakeSource implements UiSource {
   readonly statechart = toStatechart(serverMachine);
   readonly listeners = new Set<(e: SupervisorEvent) => void>();
+  readonly callListeners = new Set<(r: CallRecord) => void>();
   servers: ServerStatus[];
+  tools: ExposedTool[] = [];
+  fleetPhase: FleetPhase | undefined;
 
   constructor(servers: ServerStatus[]) {
     this.servers = servers;
@@ -46,7 +57,30 @@ export class FakeSource implements UiSource {
   }
 
   emit(e: SupervisorEvent): void {
-    for (const l of this.listeners) l(e);
+    for (const l of [...this.listeners]) l(e);
+  }
+
+  listTools(): ExposedTool[] {
+    return this.tools;
+  }
+
+  onCall(listener: (r: CallRecord) => void): () => void {
+    this.callListeners.add(listener);
+    return () => this.callListeners.delete(listener);
+  }
+
+  phase(): FleetPhase | undefined {
+    return this.fleetPhase;
+  }
+
+  /** A finished call, as the supervisor reports it. */
+  call(record: Omit<CallRecord, 'at'> & { at?: number }): void {
+    for (const l of [...this.callListeners]) l({ at: Date.now(), ...record });
+  }
+
+  /** A stderr line of a server. */
+  stderr(server: string, line: string): void {
+    this.emit({ type: 'stderr', server, line, dropped: 0, at: Date.now() });
   }
 
   /** Moves a server to a new state the way the supervisor would: status first, then the event. */

@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('inspector page: containment and failed spawns', (
     await page.goto(ui.url);
     const text = async (id: string) => (await page!.getByTestId(id).textContent()) ?? '';
     await page.getByTestId('server-card-broken').waitFor();
-    expect(await text('server-containment-files')).toBe('cgroup');
+    await expect.poll(() => text('detail-info')).toBe('no handshake yet \u00b7 cgroup');
     expect(await text('server-exit-broken')).toContain(`could not start: ${WHY}`);
     source.emit({
       type: 'exit',

@@ -48,17 +48,17 @@ describe.skipIf(!hasChromium)('inspector page: what each server said of itself',
     page = await browser.newPage();
     await page.goto(ui.url);
     await page.getByTestId('server-card-ev').waitFor();
-    const info = page.getByTestId('server-info-ev');
+    // The first server is selected: its detail pane says what it said of itself.
     await expect
-      .poll(() => info.textContent())
+      .poll(() => page!.getByTestId('detail-info').textContent())
       .toBe('everything 2.0.0 \u00b7 MCP 2025-11-25 \u00b7 prompts, tools');
-    const instructions = page.getByTestId('server-instructions-ev');
-    expect(await instructions.isHidden()).toBe(false);
-    await instructions.locator('summary').click();
-    expect(await instructions.locator('pre').textContent()).toBe('Use <b id="injected">echo</b> first.');
+    expect(await page.getByTestId('detail-instructions').textContent()).toBe(
+      'Use <b id="injected">echo</b> first.',
+    );
     expect(await page.locator('#injected').count()).toBe(0);
-    // Before its handshake a server has said nothing: no line, no instructions.
-    expect(await page.getByTestId('server-info-fx').textContent()).toBe('');
-    expect(await page.getByTestId('server-instructions-fx').isHidden()).toBe(true);
+    // Before its handshake a server has said nothing.
+    await page.getByTestId('server-card-fx').click();
+    await expect.poll(() => page!.getByTestId('detail-info').textContent()).toBe('no handshake yet');
+    expect(await page.getByTestId('detail-instructions').textContent()).toBe('(none)');
   });
 });

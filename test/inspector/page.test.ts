@@ -1,32 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
 import type { ServerStatus } from '../../src/supervisor/types.js';
-import { CHROMIUM, hasChromium, launchChromium } from '../cli/browser.js';
+import { hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
 import { FakeSource, sampleFleet } from './fake-source.js';
 
-// README's picture is refreshed on request only (MCP_SUPERVISOR_SCREENSHOT=1), so a test run leaves the tree clean.
-const SCREENSHOT = process.env.MCP_SUPERVISOR_SCREENSHOT
-  ? fileURLToPath(new URL('../../docs/ui.png', import.meta.url))
-  : join(tmpdir(), `mcp-supervisor-ui-${process.pid}.png`);
-
-if (!hasChromium) {
-  console.warn(
-    [
-      '',
-      '#'.repeat(78),
-      `#  BROWSER TEST DID NOT RUN: ${CHROMIUM} does not exist.`,
-      '#  The inspector page was NOT checked in a real browser and docs/ui.png was NOT refreshed.',
-      '#  Install Chromium (apt-get install chromium) and run this test again.',
-      '#'.repeat(78),
-      '',
-    ].join('\n'),
-  );
-}
+warnIfNoChromium('The inspector page was NOT checked in a real browser.');
 
 /** The fleet as the page first sees it: search is up again after an earlier crash; history already has rows. */
 function openingFleet(now: number): ServerStatus[] {
@@ -65,12 +45,56 @@ function replayHistory(source: FakeSource, now: number): void {
   source.emit({ type: 'state', server: 'git', from: 'backoff', to: 'failed', at: at(42_000) });
 }
 
+/** A loopback TCP relay in front of the inspector: a test cuts it to lose the page's stream, and restores it. */
+async function relay(
+  target: number,
+): Promise<{ port: number; cut(): Promise<void>; restore(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const listen = (port: number): Promise<Server> =>
+    new Promise((resolve, reject) => {
+      const server = createServer((inbound) => {
+        const outbound = connect(target, '127.0.0.1');
+        const drop = (): void => {
+          inbound.destroy();
+          outbound.destroy();
+          sockets.delete(inbound);
+          sockets.delete(outbound);
+        };
+        for (const s of [inbound, outbound]) {
+          sockets.add(s);
+          s.on('error', drop);
+          s.on('close', drop);
+        }
+        inbound.pipe(outbound);
+        outbound.pipe(inbound);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve(server));
+    });
+  let server: Server | undefined = await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  const cut = async (): Promise<void> => {
+    const s = server;
+    server = undefined;
+    for (const sock of sockets) sock.destroy();
+    if (s) await new Promise<void>((r) => s.close(() => r()));
+  };
+  return {
+    port,
+    cut,
+    restore: async () => {
+      server ??= await listen(port);
+    },
+  };
+}
+
 describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
   let browser: Browser;
   let ui: UiServer | undefined;
   let page: Page | undefined;
   const requests: string[] = [];
   const problems: string[] = [];
+  const cleanups: Array<() => Promise<void> | void> = [];
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -81,6 +105,7 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     page = undefined;
     await ui?.close();
     ui = undefined;
+    for (const c of cleanups.splice(0).reverse()) await c();
     requests.length = 0;
     problems.length = 0;
   });
@@ -89,7 +114,11 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     await browser?.close();
   });
 
-  async function open(source: FakeSource, beforeVisit?: () => void): Promise<Page> {
+  async function open(
+    source: FakeSource,
+    beforeVisit?: () => void,
+    url?: (ui: UiServer) => string,
+  ): Promise<Page> {
     ui = await startUiServer(source);
     beforeVisit?.();
     page = await browser.newPage({ viewport: { width: 1480, height: 1000 } });
@@ -98,7 +127,7 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
     });
     page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(ui.url);
+    await page.goto(url ? url(ui) : ui.url);
     return page;
   }
 
@@ -107,9 +136,10 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
   const text = async (p: Page, testId: string): Promise<string> =>
     (await p.getByTestId(testId).textContent()) ?? '';
 
-  it('shows the fleet, follows a crash live, and saves a screenshot', async () => {
+  it('shows the fleet as compact cards, lights the selected server on the one chart, and follows a crash', async () => {
     const now = Date.now();
     const source = new FakeSource(openingFleet(now));
+    source.fleetPhase = 'running';
     // Emitted after the server starts and before the page connects: the page must get them replayed.
     const p = await open(source, () => replayHistory(source, now));
 
@@ -117,15 +147,34 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     expect(await text(p, 'server-state-files')).toBe('ready');
     expect(await text(p, 'server-state-search')).toBe('ready');
     expect(await text(p, 'server-state-git')).toBe('failed');
-    expect(await attr(p, 'chart-node-files-ready', 'data-active')).toBe('true');
-    expect(await attr(p, 'chart-node-git-failed', 'data-active')).toBe('true');
-    expect(await p.locator('[data-testid^="chart-node-git-"][data-active="true"]').count()).toBe(1);
     expect(await text(p, 'server-exit-git')).toContain('killed by SIGKILL');
+    expect(await p.locator('svg').count()).toBe(1);
+    // The first server is selected until another is clicked.
+    await expect.poll(() => text(p, 'detail-id')).toBe('files');
+    expect(await attr(p, 'server-card-files', 'aria-selected')).toBe('true');
+    expect(await attr(p, 'chart-node-ready', 'data-active')).toBe('true');
+    expect(await attr(p, 'chart-node-alive', 'data-contains-active')).toBe('true');
+    await p.getByTestId('server-card-git').click();
+    await expect.poll(() => attr(p, 'chart-node-failed', 'data-active')).toBe('true');
+    expect(await p.locator('g.n[data-active="true"]').count()).toBe(1);
+    expect(await attr(p, 'chart-node-alive', 'data-contains-active')).toBeNull();
+    expect(await text(p, 'chart-for')).toContain('git: failed');
     await expect.poll(() => p.getByTestId('timeline-row').count()).toBe(8);
     // History is replayed oldest first, so the newest row is on top.
     expect(await p.getByTestId('timeline-row').first().textContent()).toMatch(/git\s*backoff → failed/);
+    // With nothing kept in a log ring, the pane shows the last exit's tail.
+    expect(await text(p, 'detail-logs')).toContain('repository lock held');
+    expect(await text(p, 'fleet-phase')).toBe('fleet running');
 
+    await p.getByTestId('server-card-search').click();
+    await expect.poll(() => text(p, 'detail-id')).toBe('search');
     const rowsBefore = await p.getByTestId('timeline-row').count();
+    source.call({ server: 'search', tool: 'search.query', ms: 41.6, code: 'OK', bytes: 2300 });
+    await expect.poll(() => text(p, 'detail-calls')).toMatch(/search\.query\s*42\s*OK\s*2\.2 KiB/);
+    source.call({ server: 'files', tool: 'files.read', ms: 3, code: 'OK', bytes: 10 });
+    source.stderr('search', 'reloading index');
+    await expect.poll(() => text(p, 'detail-logs')).toContain('reloading index');
+    expect(await text(p, 'detail-calls')).not.toContain('files.read');
     source.exit('search', {
       code: 1,
       signal: null,
@@ -136,20 +185,20 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     source.transition('search', 'backoff');
 
     await expect.poll(() => text(p, 'server-state-search')).toBe('backoff');
-    await expect.poll(() => attr(p, 'chart-node-search-backoff', 'data-active')).toBe('true');
-    expect(await attr(p, 'chart-node-search-ready', 'data-active')).toBe('false');
-    expect(await attr(p, 'chart-node-files-ready', 'data-active')).toBe('true');
+    await expect.poll(() => attr(p, 'chart-node-backoff', 'data-active')).toBe('true');
+    expect(await attr(p, 'chart-node-ready', 'data-active')).toBe('false');
+    // The state it came from is marked as the recent path.
+    expect(await attr(p, 'chart-node-ready', 'data-trail')).toBe('1');
     await expect.poll(() => p.getByTestId('timeline-row').count()).toBe(rowsBefore + 2);
     const rows = p.getByTestId('timeline-row');
     expect(await rows.nth(0).textContent()).toMatch(/search\s*ready → backoff/);
     expect(await rows.nth(1).textContent()).toMatch(/search\s*exit code 1 — crashed/);
-    await expect.poll(() => text(p, 'server-stderr-search')).toContain('ENOENT');
+    await expect
+      .poll(() => p.getByTestId('restart-row').allTextContents())
+      .toEqual([expect.stringMatching(/→ backoff/), expect.stringMatching(/exit code 1 — crashed/)]);
     await expect.poll(() => text(p, 'server-restarts-search')).toBe('2');
     expect(await text(p, 'server-exit-search')).toContain('last exit: exit code 1');
     expect(await attr(p, 'connection', 'data-state')).toBe('live');
-
-    mkdirSync(dirname(SCREENSHOT), { recursive: true });
-    await p.screenshot({ path: SCREENSHOT, fullPage: true });
 
     const origin = new URL(ui!.url).origin;
     expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:'))).toEqual([]);
@@ -160,21 +209,42 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('reconnects after the server goes away and comes back', async () => {
+  it('says so in the header when the stream is lost, comes back, and says stopped when the fleet stopped', async () => {
     const source = new FakeSource(sampleFleet());
-    const p = await open(source);
-    await expect.poll(() => attr(p, 'connection', 'data-state')).toBe('live');
-    const { port, token } = ui!;
-    await ui!.close();
-    ui = undefined;
-    await expect.poll(() => attr(p, 'connection', 'data-state')).not.toBe('live');
+    source.fleetPhase = 'running';
+    ui = await startUiServer(source);
+    const front = await relay(ui.port);
+    cleanups.push(() => front.cut());
+    page = await browser.newPage();
+    const url = new URL(ui.url);
+    url.port = String(front.port);
+    await page.goto(url.href);
+    const p = page;
+    await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('running');
+    expect(await attr(p, 'connection', 'data-state')).toBe('live');
+
+    await front.cut();
+    await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('lost');
+    expect(await text(p, 'fleet-phase')).toBe('connection lost');
+    expect(await attr(p, 'connection', 'data-state')).toBe('down');
+    expect(await p.locator('body').getAttribute('data-stale')).toBe('true');
 
     source.servers[2]!.state = 'stopped';
-    // Same port and token, as a restarted run would give its open page only if it kept both.
-    ui = await startUiServer(source, { port, token });
+    await front.restore();
     await expect.poll(() => text(p, 'server-state-git'), { timeout: 10_000 }).toBe('stopped');
-    expect(await attr(p, 'chart-node-git-stopped', 'data-active')).toBe('true');
+    expect(await attr(p, 'fleet-phase', 'data-phase')).toBe('running');
     expect(await attr(p, 'connection', 'data-state')).toBe('live');
+
+    // The host stops its fleet, then the inspector: the page's last word is the fleet's, not a lost line.
+    source.fleetPhase = 'stopped';
+    for (const s of source.servers) s.state = 'stopped';
+    await ui.close();
+    ui = undefined;
+    await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('stopped');
+    expect(await text(p, 'fleet-phase')).toBe('fleet stopped');
+    expect(await text(p, 'summary')).toBe('3 servers \u00b7 3 stopped');
+    expect(await text(p, 'server-state-files')).toBe('stopped');
+    expect(await attr(p, 'connection', 'data-state')).toBe('closed');
   });
 
   it('shows nothing of the fleet to a page opened without the token', async () => {
@@ -204,10 +274,26 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
         },
       },
     ]);
-    const p = await open(source);
     const id = source.servers[0]!.id;
+    source.tools = [
+      {
+        name: `${id}.t`,
+        server: id,
+        tool: 't',
+        description: '<i>desc</i>',
+        inputSchema: {},
+        scopesRequired: [],
+      },
+    ];
+    const p = await open(source);
     await p.getByTestId(`server-card-${id}`).waitFor();
-    expect(await p.locator('img, b, main script').count()).toBe(0);
-    expect(await text(p, `server-stderr-${id}`)).toBe('<script>alert(2)</script>');
+    await expect.poll(() => text(p, 'detail-logs')).toBe('<script>alert(2)</script>');
+    source.call({ server: id, tool: '<u>tool</u>', ms: 1, code: 'OK', bytes: 1 });
+    source.stderr(id, '<em>line</em>');
+    await expect.poll(() => text(p, 'detail-logs')).toBe('<em>line</em>');
+    await expect.poll(() => text(p, 'detail-calls')).toContain('<u>tool</u>');
+    expect(await text(p, 'detail-tools')).toContain('<i>desc</i>');
+    expect(await text(p, `server-exit-${id}`)).toContain('<b>bad</b>');
+    expect(await p.locator('img, b, i, u, em, main script').count()).toBe(0);
   });
 });

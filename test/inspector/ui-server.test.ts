@@ -227,11 +227,15 @@ describe('startUiServer binding and shutdown', () => {
     const { ui, source } = await start();
     const es = await events(`${at(ui, 'events')}`);
     await es.until((f) => f.some((x) => x.event === 'status'));
-    expect(source.listeners.size).toBe(1);
+    // The stream, the detail pane's store and its log ring each listen.
+    expect(source.listeners.size).toBe(3);
     await Promise.all([ui.close(), ui.close()]);
     await ui.close();
     await es.until(() => es.ended);
     expect(source.listeners.size).toBe(0);
+    // The page is told the inspector closed, after the fleet as it is at that moment.
+    expect(es.frames.at(-2)?.event).toBe('status');
+    expect(es.frames.at(-1)).toMatchObject({ event: 'end', data: '{"fleet":null}' });
     await expect(fetch(`${at(ui, 'api/status')}`)).rejects.toThrow();
   });
 

@@ -2,6 +2,7 @@
 // The page's words and numbers: pure functions, so they are unit-tested in Node as they run in the browser.
 
 /** @import { PageEvent, PageExit, PageRow } from '../page-data.js' */
+/** @import { LogEntry } from '../../supervisor/server-logs.js' */
 
 /**
  * @param {number} n
@@ -106,4 +107,32 @@ export function identityText(server) {
   const who = [server.info.title ?? server.info.name, server.info.version].filter(Boolean).join(' ');
   const offers = Object.keys(server.capabilities).sort().join(', ');
   return [who || '(unnamed)', `MCP ${server.protocolVersion}`, offers || 'no capabilities'].join(' \u00b7 ');
+}
+
+/**
+ * A size in bytes: `512 B`, `3.4 KiB`, `1.2 MiB`.
+ * @param {number} n
+ */
+export function bytes(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * A call's duration: `0.4`, `12`, `1530` ms, one decimal under ten.
+ * @param {number} ms
+ */
+export function millis(ms) {
+  return ms < 10 ? ms.toFixed(1) : String(Math.round(ms));
+}
+
+/**
+ * One line of a server's log tail: a stderr line as it was written, a log message as `level logger: data`.
+ * @param {LogEntry} e
+ */
+export function logLine(e) {
+  if (e.source === 'stderr') return (e.dropped ? `[${e.dropped} lines dropped] ` : '') + e.line;
+  const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
+  return `${e.level}${e.logger ? ` ${e.logger}` : ''}: ${data}`;
 }

@@ -1,23 +1,34 @@
 // @ts-check
-// The inspector page's entry: the event stream, the cards, the timeline. Every value from the fleet goes in
-// through textContent, never as HTML.
+// The inspector page's entry: the event stream, the compact cards, the chart lit for the selected server, its
+// detail pane, the timeline and the header. Every value from the fleet goes in through textContent, never as HTML.
 
 import { makeCard, paintCard, tick } from './card.js';
+import { lightChart } from './chart.js';
+import { paintDetail } from './detail.js';
 import { byId, el } from './dom.js';
 import { clock, describeEvent, summary } from './format.js';
 
-/** @import { PageEvent, PageStatus } from '../page-data.js' */
-/** @import { StatechartGraph } from '../statechart.js' */
+/** @import { FleetPhase, PageEvent, PageStatus } from '../page-data.js' */
+/** @import { ServerDetail } from '../server-details.js' */
 /** @import { Card } from './card.js' */
 
 const MAX_ROWS = 200;
+const TRAIL = 3;
 
 const ui = {
-  /** @type {StatechartGraph | null} */
-  graph: null,
-  graphText: '',
   /** @type {Map<string, Card>} */
   cards: new Map(),
+  /** @type {Map<string, ServerDetail>} */
+  details: new Map(),
+  /** The states each server went through before its current one, newest first. */
+  /** @type {Map<string, string[]>} */
+  trails: new Map(),
+  /** @type {string | null} */
+  selected: null,
+  /** @type {FleetPhase | undefined} */
+  phase: undefined,
+  /** The inspector said goodbye: the page stops reconnecting and says why. */
+  ended: false,
   /** The server's clock minus the browser's, so durations are the server's. */
   skew: 0,
   /** The event ids' boot prefix and the last sequence number shown: a replay never shows a row twice. */
@@ -34,22 +45,60 @@ function authed(path) {
   return `${path}?token=${encodeURIComponent(TOKEN)}`;
 }
 
+const svg = document.querySelector('svg.statechart');
+
+/** @param {string} id */
+function select(id) {
+  ui.selected = id;
+  for (const c of ui.cards.values()) c.root.setAttribute('aria-selected', c.id === id ? 'true' : 'false');
+  repaintSelected();
+}
+
+function repaintSelected() {
+  const c = ui.selected === null ? undefined : ui.cards.get(ui.selected);
+  byId('chart-for').textContent = c?.s ? `\u2014 ${c.id}: ${c.s.state}` : '';
+  if (svg) {
+    svg.setAttribute('class', `statechart${c?.s ? ` st-${c.s.state}` : ''}`);
+    lightChart(svg, c?.s?.state ?? null, c ? (ui.trails.get(c.id) ?? []) : []);
+  }
+  if (c?.s) paintDetail(c.s, ui.details.get(c.id));
+  else byId('detail').hidden = true;
+}
+
+/**
+ * The header's fleet state: what the host said, or that the page lost it. Never the last word of a connection
+ * that is gone.
+ * @param {'live' | 'lost' | 'ended'} link
+ */
+function paintPhase(link) {
+  const p = byId('phase');
+  /** @type {string} */
+  let phase;
+  if (link === 'lost') phase = 'lost';
+  else if (link === 'ended') phase = ui.phase ?? 'closed';
+  else phase = ui.phase ?? 'running';
+  p.setAttribute('data-phase', phase);
+  p.textContent =
+    phase === 'lost' ? 'connection lost' : phase === 'closed' ? 'inspector closed' : `fleet ${phase}`;
+  document.body.setAttribute('data-stale', link === 'live' ? 'false' : 'true');
+}
+
 /** @param {PageStatus} data */
 function applyStatus(data) {
   ui.skew = data.now - Date.now();
+  ui.phase = data.fleet;
   const fleet = byId('fleet');
   const seen = new Set();
   data.servers.forEach((s, i) => {
     seen.add(s.id);
     let c = ui.cards.get(s.id);
     if (!c) {
-      c = makeCard(s.id);
+      c = makeCard(s.id, select);
       ui.cards.set(s.id, c);
     }
-    // Moved only when out of place, so a scrolled stderr tail keeps its position across updates.
     if (fleet.children[i] !== c.root) fleet.insertBefore(c.root, fleet.children[i] ?? null);
     c.s = s;
-    paintCard(c, ui.graph, ui.skew);
+    paintCard(c, ui.skew);
   });
   for (const [id, c] of ui.cards) {
     if (seen.has(id)) continue;
@@ -58,6 +107,10 @@ function applyStatus(data) {
   }
   byId('empty').hidden = data.servers.length > 0;
   byId('summary').textContent = summary(data.servers);
+  if (!ui.ended) paintPhase('live');
+  const first = data.servers[0];
+  if ((ui.selected === null || !ui.cards.has(ui.selected)) && first) select(first.id);
+  else repaintSelected();
 }
 
 /** @param {PageEvent} e */
@@ -90,38 +143,28 @@ function onSupervisor(msg) {
   const e = /** @type {PageEvent} */ (JSON.parse(msg.data));
   addRow(e);
   if (e.type !== 'state') return;
+  if (e.from !== null) {
+    const trail = [e.from, ...(ui.trails.get(e.server) ?? []).filter((k) => k !== e.from)];
+    ui.trails.set(e.server, trail.slice(0, TRAIL));
+  }
   // A live state change shows at once; an old one replayed on connect is older than the status and is ignored.
   const c = ui.cards.get(e.server);
   if (c?.s && e.at >= c.s.since) {
     c.s = { ...c.s, state: e.to, since: e.at };
-    paintCard(c, ui.graph, ui.skew);
+    paintCard(c, ui.skew);
   }
+  if (e.server === ui.selected) repaintSelected();
 }
 
-/** @param {StatechartGraph} graph */
-function setGraph(graph) {
-  const text = JSON.stringify(graph);
-  if (text === ui.graphText) return;
-  ui.graph = graph;
-  ui.graphText = text;
-  for (const c of ui.cards.values()) {
-    c.svg?.remove();
-    c.svg = null;
-    paintCard(c, ui.graph, ui.skew);
-  }
-}
-
-async function loadGraph() {
-  try {
-    const r = await fetch(authed('/api/statechart'), { cache: 'no-store' });
-    if (r.ok) setGraph(/** @type {StatechartGraph} */ (await r.json()));
-  } catch {
-    // Unreachable for now: the chart comes with the next successful connect.
-  }
+/** @param {MessageEvent<string>} msg */
+function onDetail(msg) {
+  const d = /** @type {ServerDetail} */ (JSON.parse(msg.data));
+  ui.details.set(d.server, d);
+  if (d.server === ui.selected) repaintSelected();
 }
 
 /**
- * @param {'connecting' | 'live' | 'down'} state
+ * @param {'connecting' | 'live' | 'down' | 'closed'} state
  * @param {string} text
  */
 function setConn(state, text) {
@@ -130,28 +173,47 @@ function setConn(state, text) {
   c.textContent = text;
 }
 
+/** @param {EventSource} es */
+function retryLater(es) {
+  es.close();
+  setTimeout(connect, ui.retryMs);
+  ui.retryMs = Math.min(ui.retryMs * 2, 10_000);
+}
+
 function connect() {
-  setConn('connecting', 'connecting\u2026');
+  // After the inspector said goodbye the header keeps its last word while the page looks for a new run.
+  if (!ui.ended) setConn('connecting', 'connecting\u2026');
   const es = new EventSource(authed('/events'));
   es.addEventListener('open', () => {
     ui.retryMs = 1000;
+    ui.ended = false;
     setConn('live', 'live');
-    void loadGraph();
   });
   es.addEventListener('status', (m) => applyStatus(/** @type {PageStatus} */ (JSON.parse(m.data))));
   es.addEventListener('supervisor', onSupervisor);
+  es.addEventListener('detail', onDetail);
+  es.addEventListener('end', (m) => {
+    // The inspector closed (with its fleet, when the host says so): this is the last word, not a lost line.
+    const end = /** @type {{ fleet: FleetPhase | null }} */ (JSON.parse(m.data));
+    ui.phase = end.fleet ?? undefined;
+    ui.ended = true;
+    setConn('closed', 'inspector closed');
+    paintPhase('ended');
+    retryLater(es);
+  });
   es.addEventListener('error', () => {
-    setConn('down', 'disconnected \u2014 retrying');
-    // The browser retries by itself while CONNECTING; once it gives up (CLOSED) we start over with backoff.
-    if (es.readyState === EventSource.CLOSED) {
-      es.close();
-      setTimeout(connect, ui.retryMs);
-      ui.retryMs = Math.min(ui.retryMs * 2, 10_000);
+    if (ui.ended) {
+      if (es.readyState === EventSource.CLOSED) retryLater(es);
+      return;
     }
+    setConn('down', 'disconnected \u2014 retrying');
+    paintPhase('lost');
+    // The browser retries by itself while CONNECTING; once it gives up (CLOSED) we start over with backoff.
+    if (es.readyState === EventSource.CLOSED) retryLater(es);
   });
 }
 
 setInterval(() => {
   for (const c of ui.cards.values()) tick(c, ui.skew);
 }, 1000);
-void loadGraph().then(connect);
+connect();

@@ -1,0 +1,88 @@
+import type { CallOutcome } from '../protocol/call-outcome.js';
+import { OUTCOME_CODE_META_KEY } from '../protocol/call-outcome.js';
+import type { CallToolResult } from '../protocol/tool-calls.js';
+
+/** One finished tool call, as `onCall` listeners hear it. */
+export interface CallRecord {
+  /** The server that owns the tool; absent when no server does (`UNKNOWN_TOOL`). */
+  server?: string;
+  /** The exposed name the caller used. */
+  tool: string;
+  /** When it started (the supervisor's clock) and how long it took, in wall-clock ms. */
+  at: number;
+  ms: number;
+  /** `OK`, or the failure's code (docs/outcomes.md). */
+  code: string;
+  /** The result's size in bytes: the flattened text's, or the text and binary blocks' of an MCP result. */
+  bytes: number;
+}
+
+/**
+ * Times each tool call and tells the listeners how it ended. With no listener it adds nothing to a call, so the
+ * hot path stays as it is for hosts that never look.
+ */
+export class CallRecords {
+  private readonly listeners = new Set<(record: CallRecord) => void>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly serverOf: (name: string) => string | undefined,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Hears every call that finishes from now on; returns the unsubscribe function. */
+  on(listener: (record: CallRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A flattened call (`callToolOutcome`). */
+  outcome(name: string, run: () => Promise<CallOutcome>): Promise<CallOutcome> {
+    return this.time(name, run, (o) =>
+      o.ok ? { code: 'OK', bytes: Buffer.byteLength(o.text) } : { code: o.code, bytes: 0 },
+    );
+  }
+
+  /** A gateway's call (`callToolResult`): a failure's code is in the result's `_meta`. */
+  result(name: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    return this.time(name, run, (r) => {
+      const code = r._meta?.[OUTCOME_CODE_META_KEY];
+      return {
+        code: typeof code === 'string' ? code : r.isError ? 'TOOL_ERROR' : 'OK',
+        bytes: resultBytes(r),
+      };
+    });
+  }
+
+  private async time<T>(
+    name: string,
+    run: () => Promise<T>,
+    read: (answer: T) => { code: string; bytes: number },
+  ): Promise<T> {
+    if (this.listeners.size === 0) return run();
+    const at = this.now();
+    const started = performance.now();
+    const answer = await run();
+    const record: CallRecord = { tool: name, at, ms: performance.now() - started, ...read(answer) };
+    const server = this.serverOf(name);
+    if (server !== undefined) record.server = server;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(record);
+      } catch (err) {
+        this.warn(`call listener threw: ${String(err)}`);
+      }
+    }
+    return answer;
+  }
+}
+
+function resultBytes(r: CallToolResult): number {
+  let bytes = 0;
+  for (const block of r.content ?? []) {
+    const b = block as { text?: unknown; data?: unknown };
+    if (typeof b.text === 'string') bytes += Buffer.byteLength(b.text);
+    else if (typeof b.data === 'string') bytes += Math.floor((b.data.length * 3) / 4);
+  }
+  return bytes;
+}

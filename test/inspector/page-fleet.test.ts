@@ -1,0 +1,170 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FleetPhase } from '../../src/inspector/page-data.js';
+import { toStatechart } from '../../src/inspector/statechart.js';
+import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
+import { serverMachine } from '../../src/machines/server.machine.js';
+import type { Supervisor } from '../../src/supervisor/supervisor.js';
+import { hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
+import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
+
+warnIfNoChromium(
+  'The inspector page was NOT checked against a real fleet and docs/ui.png was NOT refreshed.',
+);
+
+// README's picture is refreshed on request only (MCP_SUPERVISOR_SCREENSHOT=1), so a test run leaves the tree clean.
+const SCREENSHOT = process.env.MCP_SUPERVISOR_SCREENSHOT
+  ? fileURLToPath(new URL('../../docs/ui.png', import.meta.url))
+  : join(tmpdir(), `mcp-supervisor-ui-${process.pid}.png`);
+
+// Twenty servers, as a real fleet's might be named: the page must show them all on one screen.
+const NAMES = [
+  'files',
+  'search',
+  'git',
+  'github',
+  'memory',
+  'fetch',
+  'postgres',
+  'sqlite',
+  'slack',
+  'calendar',
+  'browser',
+  'shell',
+  'time',
+  'weather',
+  'maps',
+  'notes',
+  'jira',
+  'docs',
+  'metrics',
+  'translate',
+];
+
+const fleet = fleets();
+
+describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromium', () => {
+  let browser: Browser;
+  let ui: UiServer | undefined;
+  let page: Page | undefined;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await page?.close();
+    page = undefined;
+    await ui?.close();
+    ui = undefined;
+    await fleet.reap();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const text = async (testId: string): Promise<string> =>
+    (await page!.getByTestId(testId).textContent()) ?? '';
+  const active = (key: string): Promise<string | null> =>
+    page!.getByTestId(`chart-node-${key}`).getAttribute('data-active');
+
+  it('fits twenty servers on a screen, lights the selected one, shows its calls, and says stopped', async () => {
+    const servers = NAMES.map((id) =>
+      fixtureServer(id, ['--stderr-spam', '2', '--tools', String(id.length % 4)]),
+    );
+    const { sup } = fleet.create(fleetConfig(servers));
+    let phase: FleetPhase = 'running';
+    ui = await startUiServer({
+      status: () => sup.status(),
+      subscribe: (l) => sup.subscribe(l),
+      listTools: () => sup.listTools(),
+      onCall: (l) => sup.onCall(l),
+      phase: () => phase,
+      statechart: toStatechart(serverMachine),
+    });
+    page = await browser.newPage({ viewport: { width: 1480, height: 1000 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    await page.goto(ui.url);
+    await sup.start();
+
+    for (const id of NAMES) await expect.poll(() => text(`server-state-${id}`)).toBe('ready');
+    // One chart, not one per card; every card inside the first screen.
+    expect(await page.locator('svg.statechart').count()).toBe(1);
+    for (const id of NAMES) {
+      const box = await page.getByTestId(`server-card-${id}`).boundingBox();
+      expect(box, id).not.toBeNull();
+      expect(box!.y + box!.height, id).toBeLessThanOrEqual(1000);
+    }
+    // The chart names states, never xstate's generated ids.
+    expect(await page.locator('svg.statechart').textContent()).not.toMatch(/\d+\.server\.|xstate\./);
+
+    await page.getByTestId('server-card-search').click();
+    await expect.poll(() => text('detail-id')).toBe('search');
+    expect(await active('ready')).toBe('true');
+    expect(await page.locator('svg.statechart g.n[data-active="true"]').count()).toBe(1);
+    expect(await page.getByTestId('chart-node-running').getAttribute('data-contains-active')).toBe('true');
+    expect(await text('chart-for')).toContain('search: ready');
+    await expect.poll(() => text('detail-logs')).toContain('spam line 1');
+    await expect.poll(() => text('detail-tools')).toContain('search.echo');
+    expect(await text('detail-info')).toContain('fixture 1.0.0');
+
+    expect(await sup.callToolOutcome('search.echo', { text: 'héllo' })).toEqual({ ok: true, text: 'héllo' });
+    await expect
+      .poll(() => page!.getByTestId('call-row').first().textContent())
+      .toMatch(/search\.echo.*OK6 B/);
+    expect(await sup.callToolOutcome('search.fail', { message: 'no index' })).toMatchObject({
+      code: 'TOOL_ERROR',
+    });
+    await expect
+      .poll(() => page!.getByTestId('call-row').first().textContent())
+      .toMatch(/search\.fail.*TOOL_ERROR/);
+
+    // A crash: the restart timeline gets the exit and the return, and the chart shows the way back.
+    const before = sup.status().find((s) => s.id === 'search')!.pid!;
+    expect(await sup.callToolOutcome('search.crash', { code: 3 })).toMatchObject({ code: 'SERVER_EXITED' });
+    await expect
+      .poll(() => page!.getByTestId('restart-row').allTextContents(), { timeout: 10_000 })
+      .toEqual([
+        expect.stringMatching(/→ ready/),
+        expect.stringMatching(/→ backoff/),
+        expect.stringMatching(/exit code 3/),
+      ]);
+    await expect.poll(() => active('ready')).toBe('true');
+    expect(await page.getByTestId('chart-node-backoff').getAttribute('data-trail')).not.toBeNull();
+    await expect.poll(() => text('server-restarts-search')).toBe('1');
+    expect(Number(await text('server-pid-search'))).not.toBe(before);
+
+    // Another server's card lights its own state; search's calls are not shown for it.
+    await page.getByTestId('server-card-git').click();
+    await expect.poll(() => text('detail-id')).toBe('git');
+    expect(await page.getByTestId('call-row').count()).toBe(0);
+    await page.getByTestId('server-card-search').click();
+    await expect.poll(() => page!.getByTestId('call-row').count()).toBe(3);
+
+    mkdirSync(dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+
+    expect(await page.getByTestId('fleet-phase').getAttribute('data-phase')).toBe('running');
+    phase = 'stopping';
+    await stopFleet(sup);
+    phase = 'stopped';
+    await ui.close();
+    ui = undefined;
+    await expect.poll(() => page!.getByTestId('fleet-phase').getAttribute('data-phase')).toBe('stopped');
+    expect(await text('fleet-phase')).toBe('fleet stopped');
+    expect(await text('server-state-search')).toBe('stopped');
+    expect(await text('summary')).toBe('20 servers \u00b7 20 stopped');
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
+
+async function stopFleet(sup: Supervisor): Promise<void> {
+  await sup.stop();
+}
