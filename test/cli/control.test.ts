@@ -80,12 +80,12 @@ describe('control of a running fleet from another terminal', () => {
       expect(row.pid).toBe(await pidOf(dir, row.id));
       expect(alive(row.pid!)).toBe(true);
       expect(row.usage!.rssBytes).toBeGreaterThan(1024 * 1024);
-      // fx started a grandchild: the whole tree is counted, from the cgroup when the server has one.
-      expect(row.usage!.processes).toBe(row.id === 'fx' ? 2 : 1);
       expect(row.usage!.from).toBe(row.containment === 'cgroup' ? 'cgroup' : 'pgroup');
       expect(row.usage!.cpuMs).toBeGreaterThanOrEqual(0);
       expect(row.tools).toBeGreaterThan(0);
     }
+    // fx started a grandchild: the whole tree is counted (a pid namespace's init, where there is one, in both).
+    expect(rowOf(s, 'fx').usage!.processes).toBe(rowOf(s, 'fy').usage!.processes + 1);
     const text = await ctl('status');
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
@@ -140,7 +140,7 @@ describe('control of a running fleet from another terminal', () => {
     expect(alive(started.pid!)).toBe(true);
   });
 
-  it('answers an unknown server and reload with codes, as text and as data', async () => {
+  it('answers an unknown server with its code, as text and as data', async () => {
     const text = await ctl('restart', 'nope');
     expect([text.code, text.stderr]).toEqual([
       1,
@@ -155,9 +155,6 @@ describe('control of a running fleet from another terminal', () => {
       servers: ['fx', 'fy'],
     });
     expect((await ctl('logs', 'nope')).code).toBe(1);
-    const reload = await ctl('reload', '--json');
-    expect(reload.code).toBe(1);
-    expect(JSON.parse(reload.stdout)).toMatchObject({ ok: false, code: 'NOT_SUPPORTED' });
   });
 
   it('ends a follower and removes its socket when the fleet stops', async () => {
