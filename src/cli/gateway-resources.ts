@@ -12,7 +12,12 @@ import {
 import type { ResourceFailure } from '../supervisor/resource-outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
-import { frontCallOptions, isModernRequest, ReadResourceRetrySchema } from './gateway-input.js';
+import {
+  fleetCacheHint,
+  frontCallOptions,
+  isModernRequest,
+  ReadResourceRetrySchema,
+} from './gateway-input.js';
 import { frontRead } from './gateway-rounds.js';
 
 /** The `data` key under which a JSON-RPC error of `serve` carries the failure's code. */
@@ -53,15 +58,18 @@ export class GatewayResources {
       const cursor = request.params?.cursor;
       const out = await sup.listResources(cursor === undefined ? {} : { cursor });
       if (!out.ok) throw toMcpError(out);
+      // A 2026 client is told the fleet's cache hint, as for tools/list.
+      const hint = fleetCacheHint(request.params, sup.listCacheHint('resources'));
       return out.nextCursor === undefined
-        ? { resources: out.resources as never }
-        : { resources: out.resources as never, nextCursor: out.nextCursor };
+        ? { resources: out.resources as never, ...hint }
+        : { resources: out.resources as never, nextCursor: out.nextCursor, ...hint };
     });
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
       await opts.settled();
       const out = await sup.listResourceTemplates();
       if (!out.ok) throw toMcpError(out);
-      return { resourceTemplates: out.resourceTemplates as never };
+      const hint = fleetCacheHint(request.params, sup.listCacheHint('resourceTemplates'));
+      return { resourceTemplates: out.resourceTemplates as never, ...hint };
     });
     server.setRequestHandler(ReadResourceRetrySchema, async (request, extra) => {
       await opts.settled();

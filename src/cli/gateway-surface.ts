@@ -13,7 +13,7 @@ import type { SurfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
-import { frontCallOptions, GetPromptRetrySchema, isModernRequest } from './gateway-input.js';
+import { fleetCacheHint, frontCallOptions, GetPromptRetrySchema, isModernRequest } from './gateway-input.js';
 import { serverData } from './gateway-result.js';
 import { frontPrompt } from './gateway-rounds.js';
 
@@ -50,11 +50,12 @@ export class GatewaySurface {
     private readonly sup: Supervisor,
     private readonly opts: SurfaceOptions,
   ) {
-    server.setRequestHandler(ListPromptsRequestSchema, async () => {
+    server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
       await opts.settled();
       const prompts = sup.listPrompts().map(toMcpPrompt);
       this.announced = JSON.stringify(prompts);
-      return { prompts };
+      // A 2026 client is told the fleet's cache hint, as for tools/list.
+      return { prompts, ...fleetCacheHint(request.params, sup.listCacheHint('prompts')) };
     });
     server.setRequestHandler(GetPromptRetrySchema, async (request, extra) => {
       const { name, arguments: args } = request.params;

@@ -1,4 +1,5 @@
 import type { McpConnection } from '../protocol/connection.js';
+import { type CacheHint, mergeHint } from '../protocol/tool-listing.js';
 import { exposedNameFor } from '../registry/exposed-name.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import { type HeldName, settleNames } from '../registry/name-claims.js';
@@ -52,19 +53,31 @@ export class FleetPrompts {
     return this.perServer.has(server);
   }
 
-  /** Reads a server's prompts again (it became ready, or said they changed); a server without prompts has none. */
-  async refresh(server: string, conn: McpConnection, timeoutMs: number): Promise<void> {
+  /**
+   * Reads a server's prompts again (it became ready, or said they changed); a server without prompts has none.
+   * Resolves with the listing's cache hint once it is the server's list, or `false` when it is not (it failed, or
+   * a newer listing took its place).
+   */
+  async refresh(
+    server: string,
+    conn: McpConnection,
+    timeoutMs: number,
+  ): Promise<{ hint?: CacheHint | undefined } | false> {
     const gen = this.bump(server);
-    if (!conn.serverInit?.capabilities.prompts) return this.set(server, undefined);
-    let listed: Record<string, unknown>[];
-    try {
-      listed = await listAll(conn, timeoutMs);
-    } catch (err) {
-      if (this.generation.get(server) !== gen) return;
-      this.onProblem(server, `prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
-      return;
+    if (!conn.serverInit?.capabilities.prompts) {
+      this.set(server, undefined);
+      return {};
     }
-    if (this.generation.get(server) !== gen) return;
+    let listed: Record<string, unknown>[];
+    let hint: CacheHint | undefined;
+    try {
+      ({ items: listed, hint } = await listAll(conn, timeoutMs));
+    } catch (err) {
+      if (this.generation.get(server) !== gen) return false;
+      this.onProblem(server, `prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
+    if (this.generation.get(server) !== gen) return false;
     const prompts: ExposedPrompt[] = [];
     const seen = new Set<string>();
     for (const p of listed) {
@@ -77,6 +90,7 @@ export class FleetPrompts {
       prompts.push(Object.freeze({ name, server, prompt: p.name, definition: Object.freeze({ ...p }) }));
     }
     this.set(server, prompts);
+    return { hint };
   }
 
   /** A reload's servers: one no longer configured drops out; the rest are exposed in the new order. */
@@ -122,17 +136,24 @@ export class FleetPrompts {
   }
 }
 
-async function listAll(conn: McpConnection, timeoutMs: number): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
+/** Every page's prompts, and the pages' cache hint (the shortest ttl, `private` if any page is). */
+async function listAll(
+  conn: McpConnection,
+  timeoutMs: number,
+): Promise<{ items: Record<string, unknown>[]; hint?: CacheHint | undefined }> {
+  const items: Record<string, unknown>[] = [];
+  let hint: CacheHint | undefined;
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PROMPT_PAGES; page++) {
     const raw = (await conn.request('prompts/list', cursor === undefined ? {} : { cursor }, {
       timeoutMs,
     })) as { prompts?: unknown; nextCursor?: unknown } | null;
+    if (raw) hint = mergeHint(hint, raw);
     const prompts = Array.isArray(raw?.prompts) ? raw.prompts : [];
-    for (const p of prompts) if (typeof p === 'object' && p !== null) out.push(p as Record<string, unknown>);
-    if (typeof raw?.nextCursor !== 'string') return out;
+    for (const p of prompts)
+      if (typeof p === 'object' && p !== null) items.push(p as Record<string, unknown>);
+    if (typeof raw?.nextCursor !== 'string') break;
     cursor = raw.nextCursor;
   }
-  return out;
+  return { items, hint };
 }

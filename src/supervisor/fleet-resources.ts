@@ -5,6 +5,7 @@ import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import type { HeldName } from '../registry/name-claims.js';
 import { clampTimeout } from './call-input.js';
 import { inputRounds } from './input-surface.js';
+import { type CacheHint, ListHints, ListTimers } from './list-hints.js';
 import { type ListenOutcome, ListenStreams } from './listen-streams.js';
 import {
   checkPromptInput,
@@ -29,6 +30,7 @@ import {
 import { ResourceRoutes } from './resource-routes.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { loadCatalog } from './server-resources.js';
+import type { SupervisorClock } from './supervisor-options.js';
 import type { ServerState } from './types.js';
 
 export interface FleetResourcesDeps {
@@ -44,6 +46,8 @@ export interface FleetResourcesDeps {
   held?: (names: HeldName[]) => void;
   /** Who answers a read's input rounds (the host's `onInputRequired`) and what it declares. */
   input?: HostInput;
+  /** The host's clock, when it gave one: a resource list's ttl runs on it. */
+  clock?: SupervisorClock | undefined;
 }
 
 /**
@@ -58,12 +62,26 @@ export class FleetResources {
   private readonly listen = new ListenStreams();
   private order: string[];
   private byId: Map<string, ServerConfig>;
+  /** Each server's latest `resources/list` and `resources/templates/list` cache hints (MCP 2026-07-28). */
+  private readonly hints = { resources: new ListHints(), templates: new ListHints() };
+  /** The catalog's re-read when the shorter of its lists' ttls runs out. */
+  private readonly ttl: ListTimers;
 
   constructor(private readonly deps: FleetResourcesDeps) {
     this.order = deps.servers.map((s) => s.id);
     const ownNames = deps.servers.filter((s) => s.namespace === false).map((s) => s.id);
     this.routes = new ResourceRoutes(this.order, new Set(ownNames));
     this.byId = new Map(deps.servers.map((s) => [s.id, s]));
+    this.ttl = new ListTimers(deps.clock);
+  }
+
+  /**
+   * How long the fleet's resource (or template) list may be kept: the shortest ttl of the servers that offer
+   * resources, `private` if any is; undefined when one of them gave none.
+   */
+  cacheHint(list: 'resources' | 'templates'): CacheHint | undefined {
+    const offering = this.order.filter((id) => this.routes.has(id));
+    return offering.length === 0 ? undefined : this.hints[list].fleet(offering);
   }
 
   /**
@@ -94,6 +112,9 @@ export class FleetResources {
       if (!this.routes.has(id) && !this.loading.has(id)) this.load(id, true);
     } else if (to !== 'wedged') {
       this.listen.close(id);
+      this.ttl.clear(id);
+      this.hints.resources.set(id, 0, undefined);
+      this.hints.templates.set(id, 0, undefined);
       // Both go: a reload still running for the old process must not hold off the next one.
       const had = this.routes.drop(id);
       if (this.loading.delete(id) || had) {
@@ -259,6 +280,7 @@ export class FleetResources {
   }
 
   close(): void {
+    this.ttl.close();
     this.listen.closeAll();
     this.subs.clear();
     this.routes.clear();
@@ -298,6 +320,12 @@ export class FleetResources {
       this.loading.delete(id);
       if (this.deps.connection(id) !== conn) return;
       this.routes.set(id, catalog);
+      this.hints.resources.set(id, 0, catalog.hints.resources);
+      this.hints.templates.set(id, 0, catalog.hints.templates);
+      // Read again when the shorter ttl runs out (a list_changed before it reads it again, and re-arms).
+      this.ttl.arm(id, shorter(catalog.hints.resources, catalog.hints.templates), () => {
+        if (this.deps.connection(id) === conn && this.routes.has(id)) this.load(id, false);
+      });
       // A 2026 server's resources ride on its listen stream, opened again at ready.
       if (fresh && conn.era !== 'modern')
         for (const uri of this.subs.urisOf(id)) this.resubscribe(conn, id, uri);
@@ -340,4 +368,10 @@ function listenFailure(out: ListenOutcome, server: string, uri: string): Resourc
   return resourceFailure('NOT_SUPPORTED', `server '${server}' did not take the subscription to ${uri}`, {
     server,
   });
+}
+
+/** The hint with the shorter ttl; either, when only one is given. */
+function shorter(a: CacheHint | undefined, b: CacheHint | undefined): CacheHint | undefined {
+  if (!a || !b) return a ?? b;
+  return a.ttlMs <= b.ttlMs ? a : b;
 }

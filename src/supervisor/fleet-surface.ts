@@ -8,6 +8,7 @@ import { type CompleteResult, type CompletionRef, completeOn } from './fleet-com
 import { FleetPrompts } from './fleet-prompts.js';
 import { HeldNotices } from './held-notices.js';
 import { inputRounds } from './input-surface.js';
+import { type CacheHint, ListHints, ListTimers } from './list-hints.js';
 import { isLogLevel, type LogLevel, type SetLevelOutcome } from './log-level.js';
 import {
   checkPromptInput,
@@ -17,6 +18,7 @@ import {
   promptAnswer,
   promptRetryParams,
 } from './prompt-input.js';
+import type { SupervisorClock } from './supervisor-options.js';
 import type { SupervisorEvent } from './types.js';
 
 type Emit = (e: SupervisorEvent) => void;
@@ -35,6 +37,9 @@ export class FleetSurface {
   readonly prompts: FleetPrompts;
   private readonly ready = new Set<string>();
   private level: LogLevel | undefined;
+  /** Each server's latest `prompts/list` cache hint (MCP 2026-07-28), and the re-list its ttl asks for. */
+  readonly promptHints = new ListHints();
+  private readonly ttl: ListTimers;
 
   constructor(
     private readonly servers: ReadonlyMap<string, ServerConfig>,
@@ -44,7 +49,10 @@ export class FleetSurface {
     private readonly now: () => number,
     /** Who answers a prompt's input rounds (the host's `onInputRequired`) and what it declares. */
     private readonly input: HostInput = {},
+    /** The host's clock, when it gave one: a prompt list's ttl runs on it. */
+    clock?: SupervisorClock,
   ) {
+    this.ttl = new ListTimers(clock);
     const held = new HeldNotices((e) => emit({ ...e, at: now() }));
     this.prompts = new FleetPrompts(
       [...servers.keys()],
@@ -62,12 +70,14 @@ export class FleetSurface {
       if (to === 'wedged') return;
       this.ready.delete(server);
       this.prompts.drop(server);
+      this.ttl.clear(server);
+      this.promptHints.set(server, 0, undefined);
       return;
     }
     this.ready.add(server);
     const conn = this.connection(server);
     if (!conn) return;
-    void this.prompts.refresh(server, conn, this.timeout(server));
+    this.relistPrompts(server, conn);
     // A 2026 server is told the level on every request (`_meta`), not with logging/setLevel.
     if (this.level && conn.serverInit?.capabilities.logging && !conn.setLogLevel(this.level)) {
       void requestOutcome(conn, server, 'logging/setLevel', { level: this.level }, this.timeout(server));
@@ -78,7 +88,7 @@ export class FleetSurface {
   onConnection(server: string, event: ConnectionEvent): void {
     if (event.type === 'prompts_changed' && this.ready.has(server)) {
       const conn = this.connection(server);
-      if (conn) void this.prompts.refresh(server, conn, this.timeout(server));
+      if (conn) this.relistPrompts(server, conn);
     } else if (event.type === 'log') {
       const { level, logger, data } = event.params;
       this.emit({
@@ -92,6 +102,28 @@ export class FleetSurface {
     } else if (event.type === 'stderr') {
       this.emit({ type: 'stderr', server, line: event.line, dropped: event.dropped, at: this.now() });
     }
+  }
+
+  /** Lists a server's prompts and keeps the list for its ttl: when that runs out, the same spawn is listed again. */
+  private relistPrompts(server: string, conn: McpConnection): void {
+    void this.prompts.refresh(server, conn, this.timeout(server)).then((listed) => {
+      if (listed === false || this.connection(server) !== conn || !this.ready.has(server)) return;
+      this.promptHints.set(server, 0, listed.hint);
+      this.ttl.arm(server, listed.hint, () => {
+        if (this.connection(server) === conn && this.ready.has(server)) this.relistPrompts(server, conn);
+      });
+    });
+  }
+
+  /** How long the fleet's prompt list may be kept: over the servers that list prompts (see `ListHints.fleet`). */
+  promptsCacheHint(): CacheHint | undefined {
+    const listing = [...this.servers.keys()].filter((id) => this.prompts.has(id));
+    return listing.length === 0 ? undefined : this.promptHints.fleet(listing);
+  }
+
+  /** No re-list fires after this; idempotent. */
+  close(): void {
+    this.ttl.close();
   }
 
   /** Whether any ready server declares a capability (`prompts`, `completions`, `logging`). */

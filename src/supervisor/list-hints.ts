@@ -1,4 +1,5 @@
 import type { CacheHint } from '../protocol/tool-listing.js';
+import type { SupervisorClock } from './supervisor-options.js';
 
 export type { CacheHint };
 
@@ -48,3 +49,51 @@ export class ListHints {
     return out;
   }
 }
+
+/** A list is kept no shorter than this, whatever ttl a server gives: a tiny one must not become a busy loop. */
+const MIN_TTL_MS = 1000;
+/** The longest delay a Node timer keeps (a longer one fires at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * One re-list timer per server for lists other than tools (prompts, resources): armed by each listing with its
+ * ttl (a `list_changed` re-list re-arms it, so nothing re-lists before the ttl but a change), off for a ttl of 0
+ * or none, and on the host's clock when it gave one.
+ */
+export class ListTimers {
+  private readonly timers = new Map<string, unknown>();
+  private closed = false;
+
+  constructor(private readonly clock?: SupervisorClock | undefined) {}
+
+  arm(server: string, hint: CacheHint | undefined, relist: () => void): void {
+    this.clear(server);
+    if (this.closed || hint === undefined || hint.ttlMs <= 0) return;
+    const timers = this.clock ?? unrefTimers;
+    const ms = Math.min(MAX_TIMER_MS, Math.max(MIN_TTL_MS, hint.ttlMs));
+    const timer = timers.setTimeout(() => {
+      if (this.timers.get(server) !== timer) return;
+      this.timers.delete(server);
+      if (!this.closed) relist();
+    }, ms);
+    this.timers.set(server, timer);
+  }
+
+  clear(server: string): void {
+    if (!this.timers.has(server)) return;
+    (this.clock ?? unrefTimers).clearTimeout(this.timers.get(server));
+    this.timers.delete(server);
+  }
+
+  /** Idempotent: no timer fires after this. */
+  close(): void {
+    this.closed = true;
+    for (const server of [...this.timers.keys()]) this.clear(server);
+  }
+}
+
+/** Real timers that never keep the host alive on their own. */
+const unrefTimers: SupervisorClock = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (t) => clearTimeout(t),
+};

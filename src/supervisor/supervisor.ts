@@ -148,6 +148,7 @@ export class Supervisor {
       (e) => this.emit(e),
       now,
       hostInput,
+      options.clock,
     );
     this.tasks = new FleetTasks(
       config.servers.map((s) => s.id),
@@ -167,6 +168,7 @@ export class Supervisor {
       warn: (message) => options.logger?.warn?.(message),
       held: new HeldNotices((e) => this.emit({ ...e, at: now() })).of('resource'),
       input: hostInput,
+      clock: options.clock,
     });
     this.watch = new ServerWatch(
       this.actor,
@@ -239,6 +241,7 @@ export class Supervisor {
   private async runStop(): Promise<void> {
     this.trust.close();
     this.resources.close();
+    this.surface.close();
     if (this.started) {
       for (const server of [...this.config.servers].reverse()) {
         this.actor.send({ type: 'STOP', id: server.id });
@@ -268,10 +271,16 @@ export class Supervisor {
   }
 
   /**
-   * How long the fleet's tool list may be kept (MCP 2026-07-28 cache hints): the shortest `ttlMs` of the ready
-   * servers' latest listings, `private` if any was. Undefined when a ready server gave none or none is ready.
+   * How long one of the fleet's lists may be kept (MCP 2026-07-28 cache hints): `tools` (the default) over the
+   * ready servers' latest `tools/list`; `prompts`, `resources`, `resourceTemplates` over the servers that list
+   * them. The shortest `ttlMs`, `private` if any was; undefined when such a server gave none or there is none.
    */
-  listCacheHint(): CacheHint | undefined {
+  listCacheHint(
+    list: 'tools' | 'prompts' | 'resources' | 'resourceTemplates' = 'tools',
+  ): CacheHint | undefined {
+    if (list === 'prompts') return this.surface.promptsCacheHint();
+    if (list === 'resources') return this.resources.cacheHint('resources');
+    if (list === 'resourceTemplates') return this.resources.cacheHint('templates');
     const ready = this.status().flatMap((s) => (s.state === 'ready' ? [s.id] : []));
     return this.listHints.fleet(ready);
   }

@@ -5,6 +5,8 @@ import { ENVELOPE_2026 as envelope, rawFront } from './raw-front.js';
 
 // The gateway on a real fleet (fixture processes), its front end an in-memory pair that raw JSON-RPC goes through.
 const f = fleets();
+/** The fixture lists prompts and resources too: every list carries its cache hint. */
+const LISTS = ['--prompts', '1', '--resources', '1'];
 let gateway: Gateway;
 let send: Awaited<ReturnType<typeof rawFront>>;
 const call = (params: Record<string, unknown>, method = 'tools/call') => send(method, params);
@@ -14,7 +16,9 @@ const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 beforeAll(async () => {
   const { sup } = f.create(
-    fleetConfig([fixtureServer('a', ['--input-required', '1', '--meta-echo', '--cache-ttl', '60000'])]),
+    fleetConfig([
+      fixtureServer('a', ['--input-required', '1', '--meta-echo', '--cache-ttl', '60000', ...LISTS]),
+    ]),
   );
   const started = sup.start();
   await started;
@@ -63,7 +67,7 @@ describe('input_required and trace context through serve', () => {
     });
   });
 
-  it('a 2025 client, which cannot retry, gets the call failed INPUT_REQUIRED', async () => {
+  it('a 2025 client, which cannot retry and declared no elicitation, gets the call failed INPUT_REQUIRED', async () => {
     const answer = await call({ name: 'a.ask_first', arguments: { text: 'go' } });
     expect(answer.result).toMatchObject({
       isError: true,
@@ -80,11 +84,13 @@ describe('input_required and trace context through serve', () => {
     }
   });
 
-  it("a 2026 client's tools/list carries the fleet's cache hint; a 2025 client's carries none", async () => {
-    const modern = await call({ _meta: envelope }, 'tools/list');
-    expect(modern.result).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
-    const old = (await call({}, 'tools/list')).result as Record<string, unknown>;
-    expect(old.tools).toBeDefined();
-    expect('ttlMs' in old).toBe(false);
+  it("a 2026 client's every list carries the fleet's cache hint; a 2025 client's carries none", async () => {
+    const lists = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'];
+    for (const method of lists) {
+      const modern = await call({ _meta: envelope }, method);
+      expect([method, modern.result]).toMatchObject([method, { ttlMs: 60_000, cacheScope: 'private' }]);
+      const old = (await call({}, method)).result as Record<string, unknown>;
+      expect([method, Object.keys(old).length > 0, 'ttlMs' in old]).toEqual([method, true, false]);
+    }
   });
 });

@@ -71,3 +71,39 @@ describe('cache hints on tools/list (MCP 2026-07-28 ttlMs, cacheScope)', () => {
     expect(sup.listCacheHint()).toEqual({ ttlMs: 60_000, cacheScope: 'private' });
   });
 });
+
+const count = (log: string, method: string) => methods(log).filter((m) => m === method).length;
+
+describe('cache hints on prompts/list, resources/list and resources/templates/list', () => {
+  it('each list is kept for its ttl on the clock, then listed again; the fleet hint is per list', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const log = join(dir.dir, 'a.log');
+    const clock = new SimulatedClock();
+    const lists = ['--prompts', '1', '--resources', '1'];
+    const { sup } = f.create(
+      fleetConfig([
+        fixtureServer('a', [...lists, '--cache-ttl', '60000', '--cache-public', '--log', log]),
+        fixtureServer('b', [...lists, '--cache-ttl', '90000']),
+      ]),
+      { clock },
+    );
+    await sup.start();
+    // Both servers' lists are read just after they are ready: the fleet's is a's ttl with b's private scope.
+    const hints = () =>
+      (['prompts', 'resources', 'resourceTemplates'] as const).map((l) =>
+        JSON.stringify(sup.listCacheHint(l)),
+      );
+    const fleet = JSON.stringify({ ttlMs: 60_000, cacheScope: 'private' });
+    await eventually(() => hints().every((h) => h === fleet), 5000, 'the fleet hint of every list');
+    const listed = () =>
+      ['prompts/list', 'resources/list', 'resources/templates/list'].map((m) => count(log, m));
+    expect(listed()).toEqual([1, 1, 1]);
+    clock.increment(59_999);
+    // A call goes down the same pipe after anything the timers would have sent: its answer means the log holds it.
+    expect(await sup.callTool('a.echo', { text: 'x' }, { scopes: [] })).toBe('x');
+    expect(listed()).toEqual([1, 1, 1]);
+    clock.increment(1);
+    await eventually(() => listed().every((n) => n === 2), 5000, 'the re-lists at the ttl');
+  });
+});
