@@ -102,12 +102,12 @@ describe('control of a running fleet from another terminal', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^\\S+Z fixture\\[${pid}\\]: `, 'm'));
     const follow = cli.spawnCli(['logs', 'fx', '--follow', '--state-dir', state]);
-    await follow.waitFor(new RegExp(`fixture\\[${pid}\\]`), 5000, 'stdout');
+    await follow.waitFor(new RegExp(`fixture\\[${pid}\\]`), 10_000, 'stdout');
     const restart = await ctl('restart', 'fx');
     expect(restart.code, restart.stderr).toBe(0);
     const next = await until('fx', (row) => row.state === 'ready' && row.pid !== pid);
     // The new process's first lines reach the follower without asking again.
-    await follow.waitFor(new RegExp(`fixture\\[${next.pid}\\]`), 5000, 'stdout');
+    await follow.waitFor(new RegExp(`fixture\\[${next.pid}\\]`), 10_000, 'stdout');
     expect(await allGone([pid])).toBe(true);
     const json = await ctl('logs', 'fx', '--json');
     const entries = json.stdout
@@ -161,7 +161,7 @@ describe('control of a running fleet from another terminal', () => {
     const sockets = readdirSync(state).filter((f) => f.endsWith('.sock'));
     expect(sockets).toHaveLength(1);
     const follow = cli.spawnCli(['logs', 'fx', '-f', '--state-dir', state]);
-    await follow.waitFor(/fixture\[/, 5000, 'stdout');
+    await follow.waitFor(/fixture\[/, 10_000, 'stdout');
     fleet.child.kill('SIGINT');
     expect((await fleet.exited).code).toBe(0);
     expect((await follow.exited).code).toBe(0);
