@@ -30,6 +30,7 @@ export type { InputRetry, TraceContext } from './protocol/call-options.js';
 export type { InputRequired } from './framing/result-type.js';
 export { type InputHandler, type InputRequest, MAX_INPUT_ROUNDS } from './supervisor/input-rounds.js';
 export type { CacheHint } from './supervisor/list-hints.js';
+export type { InputOptions, PromptInputOptions } from './supervisor/prompt-input.js';
 export type { ServerIdentity } from './supervisor/server-identity.js';
 // What servers may ask of the client side (sampling, elicitation, roots), for the servers allowed to (docs/security.md).
 export type { ClientHandler, ClientHandlers, Root, ServerRequest } from './supervisor/client-side.js';
