@@ -1,4 +1,8 @@
+import { request } from '../control/client.js';
+import type { ControlAnswer } from '../control/protocol.js';
+import { formatProblem } from '../registry/located-yaml.js';
 import { ask, findTarget, refused, type TargetFlags } from './control-target.js';
+import { CliError } from './errors.js';
 
 /** The per-server verbs of the control socket, and what each prints once done. */
 const DONE: Record<'restart' | 'stop' | 'start', string> = {
@@ -24,15 +28,53 @@ export async function serverVerbCommand(
   return 0;
 }
 
-/** `reload`: re-read the config in the running fleet, where the instance supports it. */
+/** A reload stops and starts servers: it may take their shutdown and startup times, so its answer gets long. */
+const RELOAD_ANSWER_MS = 180_000;
+
+/**
+ * `reload`: the running fleet re-reads its config. Prints what happened to each server; a config with problems
+ * changes nothing and prints them, located (`file:line:col field: message`), exit 1.
+ */
 export async function reloadCommand(flags: TargetFlags): Promise<number> {
   const target = await findTarget(flags);
-  const answer = await ask(target, 'reload');
+  const r = await request(target.path, { cmd: 'reload' }, { timeoutMs: RELOAD_ANSWER_MS });
+  if (!r.ok)
+    throw new CliError(
+      'control_failed',
+      `no answer from pid ${target.info.pid} (${r.failure.code}: ${r.failure.detail})`,
+    );
+  const { answer } = r;
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(answer)}\n`);
     return answer.ok ? 0 : 1;
   }
+  if (!answer.ok && answer.code === 'INVALID_CONFIG') {
+    for (const p of answer.problems ?? []) process.stderr.write(`${formatProblem(p)}\n`);
+    process.stderr.write('reload refused: the config has problems; nothing changed\n');
+    return 1;
+  }
   if (!answer.ok) throw refused(answer);
-  process.stderr.write('reloaded\n');
+  process.stderr.write(reloadReport(answer));
   return 0;
 }
+
+/** One line per server a reload touched (and what needs a restart of the program), for people. */
+function reloadReport(answer: Extract<ControlAnswer, { ok: true }>): string {
+  const data = answer.data as {
+    servers: Array<{ id: string; action: string; state?: string }>;
+    needsRestart: string[];
+  };
+  const lines = data.servers
+    .filter((s) => s.action !== 'unchanged')
+    .map((s) => `${s.id}: ${s.action}${s.state && s.state !== 'ready' ? ` (${s.state})` : ''}`);
+  const unchanged = data.servers.length - lines.length;
+  if (lines.length === 0) lines.push('no server changed');
+  else if (unchanged > 0) lines.push(`${unchanged} unchanged`);
+  if (data.needsRestart.length)
+    lines.push(
+      `needs a restart to apply: ${data.needsRestart.map((k) => (k === 'serve' ? k : `supervisor.${k}`)).join(', ')}`,
+    );
+  return `${lines.join('\n')}\n`;
+}
+
+export type { ControlProblem };

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { ControlSocketError } from '../control/control-server.js';
 import { openControl } from '../control/open-control.js';
+import { reloadHandler } from '../control/reload-handler.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { FleetFlags } from './fleet-options.js';
+import type { FleetReload } from './fleet-reload.js';
 import type { Reporter } from './reporter.js';
 import { stateDirPath } from './store-path.js';
 
@@ -16,6 +18,7 @@ export async function openFleetControl(
   flags: FleetFlags,
   reporter: Reporter,
   command: string,
+  reload?: FleetReload,
 ): Promise<() => Promise<void>> {
   const warn = (message: string) => reporter.log('warn', message);
   try {
@@ -24,6 +27,7 @@ export async function openFleetControl(
       config: resolve(configPath),
       command,
       warn,
+      ...(reload ? { handlers: { reload: reloadHandler(() => reload('control')) } } : {}),
     });
     reporter.log('info', 'control socket open', { socket: control.path });
     return () => control.close();

@@ -44,6 +44,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
       'send inspection events to @statelyai/inspect (opt-in; default port 8080)',
       parsePort,
     )
+    .option('--watch', 'reload when the config file or a manifest it names changes (as SIGHUP does)')
     .action(async (config: string, flags: RunFlags) =>
       setCode(await (await import('./run.js')).runCommand(config, flags)),
     );

@@ -4,9 +4,11 @@ import { startUiServer, type UiServer } from '../inspector/ui-server.js';
 import { serverMachine } from '../machines/server.machine.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
+import { watchConfigFiles } from './config-watch.js';
 import { openFleetControl } from './control-open.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
+import { type FleetReload, fleetReload } from './fleet-reload.js';
 import { openFleet } from './open-fleet.js';
 import { terminalAsk } from './prompt.js';
 import { lineReporter, type Reporter, tableReporter } from './reporter.js';
@@ -18,6 +20,8 @@ export interface RunFlags extends FleetFlags {
   ui?: true | number;
   /** `--stately [port]`: true without a port (8080, the inspector's default). */
   stately?: true | number;
+  /** `--watch`: reload when the config file or one of its manifests changes. */
+  watch?: boolean;
 }
 
 /**
@@ -36,6 +40,8 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
   let stately: StatelyHook | undefined;
   let ui: UiServer | undefined;
   let closeControl: (() => Promise<void>) | undefined;
+  let reload: FleetReload | undefined;
+  let unwatch: (() => void) | undefined;
   let finish: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
     finish = resolve;
@@ -48,6 +54,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     prompts.abort();
     stopping ??= (async () => {
       reporter.log('info', 'stopping');
+      unwatch?.();
       await sup?.stop();
       stopped = true;
       await closeControl?.();
@@ -59,7 +66,11 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
       finish(code);
     })();
   };
-  const removeSignals = handleShutdownSignals(() => shutdown(0));
+  // SIGHUP re-reads the config; before the fleet is up there is nothing to reload yet.
+  const removeSignals = handleShutdownSignals(
+    () => shutdown(0),
+    () => void reload?.('SIGHUP'),
+  );
   try {
     if (flags.stately !== undefined) {
       stately = await startStately(flags.stately === true ? 8080 : flags.stately);
@@ -81,7 +92,8 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     fleet.subscribe((e) => {
       if (e.type === 'escalated') shutdown(EXIT_FAILURE);
     });
-    closeControl = await openFleetControl(fleet, configPath, flags, reporter, 'run');
+    const reloadFleet = fleetReload(fleet, configPath, reporter);
+    closeControl = await openFleetControl(fleet, configPath, flags, reporter, 'run', reloadFleet);
     if (flags.ui !== undefined) {
       ui = await startUi(fleet, flags.ui === true ? 0 : flags.ui, () =>
         stopped ? 'stopped' : stopping ? 'stopping' : 'running',
@@ -95,6 +107,18 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
     if (!stopping) await fleet.start();
     if (!stopping) reporter.log('info', 'started');
+    if (!stopping) reload = reloadFleet;
+    if (!stopping && flags.watch) {
+      unwatch = watchConfigFiles(
+        configPath,
+        () => fleet.config,
+        () => reloadFleet('watch'),
+        {
+          warn: (m) => reporter.log('warn', m),
+        },
+      );
+      reporter.log('info', 'watching the config for changes', { config: configPath });
+    }
     return await done;
   } catch (err) {
     shutdown(EXIT_FAILURE);

@@ -4,6 +4,7 @@ import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { openFleetControl } from './control-open.js';
 import { CliError, usageError } from './errors.js';
+import { fleetReload } from './fleet-reload.js';
 import { Gateway } from './gateway.js';
 import { healthReport } from './healthz.js';
 import { authority, type HttpAddress, isLoopback } from './http-address.js';
@@ -102,7 +103,8 @@ export async function serveHttpCommand(
     }),
   );
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
-  const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve --http');
+  const reload = fleetReload(sup, configPath, reporter);
+  const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve --http', reload);
   process.stderr.write(`listening on http://${authority(address.host, port)}${MCP_PATH}\n`);
 
   let finish: (code: number) => void = () => {};
@@ -125,7 +127,10 @@ export async function serveHttpCommand(
       finish(0);
     })();
   };
-  const removeSignals = handleShutdownSignals((signal) => shutdown(signal));
+  const removeSignals = handleShutdownSignals(
+    (signal) => shutdown(signal),
+    () => void reload('SIGHUP'),
+  );
   try {
     await Promise.race([started, done]);
     if (!stopping) reporter.log('info', 'started', { tools: sup.listTools().length });

@@ -4,6 +4,7 @@ import { checkServerIds, readConfigFile } from './config-file.js';
 import { openFleetControl } from './control-open.js';
 import { usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
+import { fleetReload } from './fleet-reload.js';
 import { Gateway } from './gateway.js';
 import type { HttpAddress } from './http-address.js';
 import { openFleet } from './open-fleet.js';
@@ -39,7 +40,8 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   const reporter = lineReporter(flags.logFormat);
   // stdin is the protocol, so nobody can be asked: only the flags (or the trust store) let a server start.
   const sup = openFleet(config, flags, reporter);
-  const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve');
+  const reload = fleetReload(sup, configPath, reporter);
+  const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve', reload);
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
   // The fleet starts once the client said what it can answer (sampling, elicitation, roots): each server's
   // handshake then declares exactly that. A client that never initializes starts nothing.
@@ -74,7 +76,11 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
       finish(0);
     })();
   };
-  const removeSignals = handleShutdownSignals((signal) => shutdown(signal));
+  // SIGHUP re-reads the config (before the first client there is no fleet running: it answers NOT_STARTED).
+  const removeSignals = handleShutdownSignals(
+    (signal) => shutdown(signal),
+    () => void reload('SIGHUP'),
+  );
   process.stdin.once('end', () => shutdown('stdin closed'));
   process.stdin.once('close', () => shutdown('stdin closed'));
   process.stdout.on('error', () => shutdown('stdout closed'));

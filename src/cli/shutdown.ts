@@ -6,11 +6,19 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /**
  * Installs the program's signal handling: the first SIGINT/SIGTERM/SIGHUP runs `graceful` once; a second one
  * SIGKILLs every process group at once and exits 130. Whatever happens, the `exit` hook reaps what is left.
+ * With `hangup`, SIGHUP runs it instead (a reload, as daemons do) and never counts toward stopping.
  * Returns a function that removes the handlers.
  */
-export function handleShutdownSignals(graceful: (signal: NodeJS.Signals) => void): () => void {
+export function handleShutdownSignals(
+  graceful: (signal: NodeJS.Signals) => void,
+  hangup?: () => void,
+): () => void {
   let seen = false;
   const onSignal = (signal: NodeJS.Signals) => {
+    if (signal === 'SIGHUP' && hangup) {
+      if (!seen) hangup();
+      return;
+    }
     if (!seen) {
       seen = true;
       graceful(signal);

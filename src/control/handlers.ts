@@ -19,8 +19,9 @@ export interface ControlTarget {
 }
 
 /**
- * `hello`, `status`, `restart`, `stop`, `start`, `logs` and `reload` (answered `NOT_SUPPORTED` until the
- * supervisor can reload): each a thin call on the Supervisor's API, its outcome passed on as data.
+ * `hello`, `status`, `restart`, `stop`, `start`, `logs` and `reload` (answered `NOT_SUPPORTED` unless the host
+ * gives its own, `reload-handler.ts`: only the host knows where its config comes from): each a thin call on the
+ * Supervisor's API, its outcome passed on as data.
  */
 export function controlHandlers(target: ControlTarget): Record<string, ControlHandler> {
   const sup = target.supervisor;

@@ -32,11 +32,30 @@ export type ControlErrorCode =
   | 'NOT_STARTED'
   | 'STOPPED'
   | 'NOT_SUPPORTED'
+  /** `reload`: the config file has problems (`problems`, located); nothing changed. */
+  | 'INVALID_CONFIG'
   | 'INTERNAL';
+
+/** A located problem of a config, as `reload` answers it (`file:line:col field: message` once rendered). */
+export interface ControlProblem {
+  source: string;
+  line: number;
+  col: number;
+  path: string;
+  message: string;
+  code?: string;
+}
 
 export type ControlAnswer =
   | { v: number; ok: true; data: unknown }
-  | { v: number; ok: false; code: ControlErrorCode; detail?: string; servers?: string[] };
+  | {
+      v: number;
+      ok: false;
+      code: ControlErrorCode;
+      detail?: string;
+      servers?: string[];
+      problems?: ControlProblem[];
+    };
 
 /** A streamed line after a `follow` answer: one more entry, or the end of the stream and why. */
 export type ControlStreamLine = { v: number; entry: unknown } | { v: number; end: 'FLEET_STOPPED' };
@@ -57,7 +76,7 @@ export function answerOk(data: unknown): ControlAnswer {
 
 export function answerError(
   code: ControlErrorCode,
-  extra: { detail?: string; servers?: string[] } = {},
+  extra: { detail?: string; servers?: string[]; problems?: ControlProblem[] } = {},
 ): ControlAnswer {
   return { v: CONTROL_PROTOCOL_VERSION, ok: false, code, ...extra };
 }
