@@ -13,7 +13,7 @@ export interface CallRecord {
   ms: number;
   /** `OK`, or the failure's code (docs/outcomes.md). */
   code: string;
-  /** The result's size in bytes: the flattened text's, or the text and binary blocks' of an MCP result. */
+  /** A successful result's size in bytes (the flattened text, an MCP result's text and binary blocks); 0 on failure. */
   bytes: number;
 }
 
@@ -46,11 +46,9 @@ export class CallRecords {
   /** A gateway's call (`callToolResult`): a failure's code is in the result's `_meta`. */
   result(name: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
     return this.time(name, run, (r) => {
-      const code = r._meta?.[OUTCOME_CODE_META_KEY];
-      return {
-        code: typeof code === 'string' ? code : r.isError ? 'TOOL_ERROR' : 'OK',
-        bytes: resultBytes(r),
-      };
+      const meta = r._meta?.[OUTCOME_CODE_META_KEY];
+      const code = typeof meta === 'string' ? meta : r.isError ? 'TOOL_ERROR' : 'OK';
+      return { code, bytes: code === 'OK' ? resultBytes(r) : 0 };
     });
   }
 

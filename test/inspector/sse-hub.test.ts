@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type ServerDetail, ServerDetails } from '../../src/inspector/server-details.js';
 import { SseHub } from '../../src/inspector/sse-hub.js';
 import { FakeSource, sampleFleet } from './fake-source.js';
 import { SseClient } from './sse-client.js';
@@ -78,6 +79,39 @@ describe('SseHub', () => {
       if (i % 50 === 0) await new Promise((r) => setTimeout(r, 1));
     }
     expect(hub.clientCount).toBe(0);
+  });
+
+  it("sends each server's detail on connect and a changed one as it changes, and the fleet's phase", async () => {
+    const source = new FakeSource(sampleFleet());
+    source.fleetPhase = 'running';
+    const details = new ServerDetails(source);
+    cleanups.push(() => details.close());
+    const hub = new SseHub(source, { details, detailIntervalMs: 20 });
+    cleanups.push(() => hub.close());
+    const es = await SseClient.open(await serve(hub));
+    cleanups.push(() => es.close());
+    await es.until((f) => f.filter((x) => x.event === 'detail').length === 3);
+    const detailOf = (f: { data?: string }) => JSON.parse(f.data ?? '{}') as ServerDetail;
+    expect(es.named('detail').map((f) => detailOf(f).server)).toEqual(['files', 'search', 'git']);
+    expect(JSON.parse(es.named('status')[0]!.data ?? '{}')).toMatchObject({ fleet: 'running' });
+
+    source.call({ server: 'search', tool: 'search.q', ms: 2, code: 'OK', bytes: 9 });
+    await es.until((f) => f.filter((x) => x.event === 'detail').length === 4);
+    const last = detailOf(es.named('detail')[3]!);
+    expect(last.server).toBe('search');
+    expect(last.calls).toMatchObject([{ tool: 'search.q', code: 'OK', bytes: 9 }]);
+
+    // The host stopped its fleet, then the inspector: the last frames say so.
+    source.fleetPhase = 'stopped';
+    source.servers[0]!.state = 'stopped';
+    await hub.close();
+    await es.until(() => es.ended);
+    const [status, end] = es.frames.slice(-2);
+    expect(JSON.parse(status?.data ?? '{}')).toMatchObject({
+      fleet: 'stopped',
+      servers: [{ state: 'stopped' }, {}, {}],
+    });
+    expect(end).toMatchObject({ event: 'end', data: '{"fleet":"stopped"}' });
   });
 
   it('ends every stream on close and ignores events afterwards', async () => {

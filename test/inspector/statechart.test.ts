@@ -61,6 +61,22 @@ describe('toStatechart', () => {
     expect(find(graph, 'broken')?.transitions).toEqual([]);
   });
 
+  it("names an invoked actor's done and error by the logic it runs, never by its generated id", () => {
+    const loader = createMachine({
+      id: 'loader',
+      initial: 'loading',
+      states: {
+        loading: { invoke: { src: 'fetchIndex', onDone: 'ready', onError: 'failed' } },
+        ready: {},
+        failed: {},
+      },
+    });
+    expect(find(toStatechart(loader), 'loading')?.transitions).toEqual([
+      { event: 'fetchIndex done', targets: ['loader.ready'] },
+      { event: 'fetchIndex error', targets: ['loader.failed'] },
+    ]);
+  });
+
   it('is plain JSON: it survives a round trip unchanged', () => {
     expect(JSON.parse(JSON.stringify(graph))).toEqual(graph);
   });

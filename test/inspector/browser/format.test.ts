@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bytes,
   clock,
   describeEvent,
   duration,
   exitText,
   lastExitText,
+  logLine,
+  millis,
   summary,
 } from '../../../src/inspector/browser/format.js';
 
@@ -76,5 +79,27 @@ describe("the page's words (the browser module, run in Node)", () => {
     expect(summary([{ state: 'ready' }, { state: 'backoff' }, { state: 'ready' }])).toBe(
       '3 servers · 1 backoff · 2 ready',
     );
+  });
+});
+
+describe("the detail pane's words", () => {
+  it('sizes in bytes, KiB and MiB, and call durations', () => {
+    expect([0, 1023, 1024, 2300, 5 * 1024 * 1024].map(bytes)).toEqual([
+      '0 B',
+      '1023 B',
+      '1.0 KiB',
+      '2.2 KiB',
+      '5.0 MiB',
+    ]);
+    expect([0.42, 9.95, 10, 1530.4].map(millis)).toEqual(['0.4', '9.9', '10', '1530']);
+  });
+
+  it('a log line: stderr as written (with what was dropped before it), a log message as level logger: data', () => {
+    expect(logLine({ at: 0, source: 'stderr', line: 'boot' })).toBe('boot');
+    expect(logLine({ at: 0, source: 'stderr', line: 'x', dropped: 3 })).toBe('[3 lines dropped] x');
+    expect(logLine({ at: 0, source: 'log', level: 'error', logger: 'db', data: { code: 1 } })).toBe(
+      'error db: {"code":1}',
+    );
+    expect(logLine({ at: 0, source: 'log', level: 'info', data: 'hi' })).toBe('info: hi');
   });
 });
