@@ -77,4 +77,3 @@ function reloadReport(answer: Extract<ControlAnswer, { ok: true }>): string {
   return `${lines.join('\n')}\n`;
 }
 
-export type { ControlProblem };
