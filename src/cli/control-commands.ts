@@ -76,4 +76,3 @@ function reloadReport(answer: Extract<ControlAnswer, { ok: true }>): string {
     );
   return `${lines.join('\n')}\n`;
 }
-
