@@ -360,10 +360,10 @@ function printTargets(rows: FramingRow[]): void {
     const cpuGrowth = big.cpuPerMiB / one.cpuPerMiB;
     const who = key === 'c' ? 'LineFramer' : 'hybrid';
     line(
-      `${who} cost per MiB, 32 MiB ≤ 1.2× 1 MiB: ${fmt(growth)}×`,
-      growth <= 1.2,
+      `${who} cost per MiB, 32 MiB ≤ 1.1× 1 MiB: ${fmt(growth)}×`,
+      growth <= 1.1,
       `${fmt(cpuGrowth)}×`,
-      cpuGrowth <= 1.2,
+      cpuGrowth <= 1.1,
     );
   }
   const d = get('1 MiB', 'd');
