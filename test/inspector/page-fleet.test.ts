@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,7 @@ const NAMES = [
 ];
 
 const fleet = fleets();
+const cleanup: Array<() => void> = [];
 
 describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromium', () => {
   let browser: Browser;
@@ -61,6 +62,7 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
     await ui?.close();
     ui = undefined;
     await fleet.reap();
+    for (const c of cleanup.splice(0)) c();
   });
   afterAll(async () => {
     await browser?.close();
@@ -72,8 +74,17 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
     page!.getByTestId(`chart-node-${key}`).getAttribute('data-active');
 
   it('fits twenty servers on a screen, lights the selected one, shows its calls, and says stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-supervisor-page-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    // As a fleet looks in use: one server came up on its second try, one never does and is given up on.
+    const flags: Record<string, string[]> = {
+      slack: ['--state-file', join(dir, 'slack'), '--crash-first', '1'],
+      jira: ['--exit-at-start', '2'],
+    };
     const servers = NAMES.map((id) =>
-      fixtureServer(id, ['--stderr-spam', '2', '--tools', String(id.length % 4)]),
+      fixtureServer(id, ['--stderr-spam', '2', '--tools', String(id.length % 4), ...(flags[id] ?? [])], {
+        restart: { limit: { maxRestarts: id === 'jira' ? 1 : 5, windowMs: 60_000 } },
+      }),
     );
     const { sup } = fleet.create(fleetConfig(servers));
     let phase: FleetPhase = 'running';
@@ -94,7 +105,10 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
     await page.goto(ui.url);
     await sup.start();
 
-    for (const id of NAMES) await expect.poll(() => text(`server-state-${id}`)).toBe('ready');
+    for (const id of NAMES)
+      await expect.poll(() => text(`server-state-${id}`)).toBe(id === 'jira' ? 'failed' : 'ready');
+    expect(await text('server-restarts-slack')).toBe('1');
+    expect(await text('server-exit-jira')).toContain('exit code 2');
     // One chart, not one per card; every card inside the first screen.
     expect(await page.locator('svg.statechart').count()).toBe(1);
     for (const id of NAMES) {
@@ -160,7 +174,7 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
     await expect.poll(() => page!.getByTestId('fleet-phase').getAttribute('data-phase')).toBe('stopped');
     expect(await text('fleet-phase')).toBe('fleet stopped');
     expect(await text('server-state-search')).toBe('stopped');
-    expect(await text('summary')).toBe('20 servers \u00b7 20 stopped');
+    expect(await text('summary')).toBe('20 servers \u00b7 1 failed \u00b7 19 stopped');
     expect(problems).toEqual([]);
   }, 60_000);
 });
