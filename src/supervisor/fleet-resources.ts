@@ -1,23 +1,14 @@
 import type { ServerConfig } from '../config/types.js';
 import { isRecord } from '../framing/is-record.js';
-import { resultKind } from '../framing/result-type.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import type { HeldName } from '../registry/name-claims.js';
 import { clampTimeout } from './call-input.js';
-import { inputRounds } from './input-surface.js';
 import { type CacheHint, ListHints, ListTimers } from './list-hints.js';
 import { type ListenOutcome, ListenStreams } from './listen-streams.js';
-import {
-  checkPromptInput,
-  declaredInput,
-  type HostInput,
-  type InputOptions,
-  promptRetryParams,
-} from './prompt-input.js';
+import { checkPromptInput, type HostInput, type InputOptions } from './prompt-input.js';
 import { decodeCursor, encodeCursor } from './resource-cursor.js';
 import {
   type FleetResource,
-  type FleetResourceContents,
   type ResourceFailure,
   type ResourceListOutcome,
   type ResourceReadOutcome,
@@ -27,6 +18,7 @@ import {
   resourceFailure,
   resourceFailureFromError,
 } from './resource-outcome.js';
+import { readResourceAt } from './resource-read.js';
 import { ResourceRoutes } from './resource-routes.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { loadCatalog } from './server-resources.js';
@@ -176,64 +168,16 @@ export class FleetResources {
     return { ok: true, resourceTemplates: this.routes.templates() };
   }
 
-  /**
-   * Reads at the owning server. A read that answers `input_required` (MCP 2026-07-28) is answered by the host's
-   * handler round by round as a tool call is, or — with `passInputRequired` — ends INPUT_REQUIRED at once with the
-   * server's result as `input`, for a gateway's client to answer and retry.
-   */
+  /** Reads at the owning server; a read that asks for input runs the host's rounds (see `readResourceAt`). */
   async read(uri: unknown, options?: InputOptions): Promise<ResourceReadOutcome> {
     const opts = checkPromptInput(options);
     if (typeof opts === 'string') return resourceFailure('INVALID_CALL', `invalid read options: ${opts}`);
     const target = await this.route(uri);
     if (!target.ok) return target;
     const { server, original, conn } = target;
-    const where = { server, uri: uri as string };
-    const capabilities = declaredInput(opts, this.deps.input ?? {});
-    const rounds = await inputRounds<ResourceReadOutcome>({
-      what: `resource '${String(uri)}'`,
-      server,
-      method: 'resources/read',
-      name: uri as string,
-      handler: opts.passInputRequired ? undefined : this.deps.input?.handler,
-      send: async (retry) => {
-        const params = { uri: original, ...promptRetryParams(retry ? { retry } : opts) };
-        const timeoutMs = this.timeoutOf(server);
-        let raw: unknown;
-        try {
-          raw = await conn.request('resources/read', params, {
-            timeoutMs,
-            ...(capabilities ? { capabilities } : {}),
-          });
-        } catch (err) {
-          return { done: resourceFailureFromError(err, where) };
-        }
-        const kind = resultKind(raw);
-        if (kind.kind === 'input_required') return { input: kind.input };
-        if (kind.kind === 'invalid')
-          return {
-            done: resourceFailure(
-              'INVALID_RESULT',
-              `resources/read of '${String(uri)}': ${kind.message}`,
-              where,
-            ),
-          };
-        return { done: this.readAnswer(raw, where) };
-      },
-    });
-    if (rounds.ok) return rounds.value;
-    const failure = resourceFailure(rounds.code, rounds.message, where);
-    return rounds.input ? { ...failure, input: rounds.input } : failure;
-  }
-
-  /** A complete `resources/read` answer: its contents under the fleet's URIs. */
-  private readAnswer(raw: unknown, where: { server: string; uri: string }): ResourceReadOutcome {
-    const { server } = where;
-    if (!isRecord(raw) || !Array.isArray(raw.contents))
-      return resourceFailure('INVALID_RESULT', `'${server}' answered resources/read without contents`, where);
-    const contents = raw.contents
-      .filter((c): c is FleetResourceContents => isRecord(c) && typeof c.uri === 'string')
-      .map((c) => ({ ...c, uri: this.routes.expose(server, c.uri) }));
-    return { ok: true, server, contents, ...(isRecord(raw._meta) ? { _meta: raw._meta } : {}) };
+    const expose = (u: string) => this.routes.expose(server, u);
+    const at = { server, conn, original, uri: uri as string, timeoutMs: this.timeoutOf(server), expose };
+    return readResourceAt(at, opts, this.deps.input ?? {});
   }
 
   async subscribe(uri: unknown, listener: (u: ResourceUpdate) => void): Promise<ResourceSubscribeOutcome> {
