@@ -24,6 +24,9 @@ export type {
   SupervisorEvent,
 } from './supervisor/types.js';
 export type { CallToolResult } from './protocol/tool-calls.js';
+// Applying a changed config to a running fleet (docs/embedding.md, "Reload").
+export type { ReloadAction, ReloadOutcome, ReloadServerResult } from './supervisor/reload.js';
+export { type ConfigDiff, diffConfigs, type ServerChange, type SupervisorKey } from './config/config-diff.js';
 export type { ProgressUpdate } from './protocol/pending-requests.js';
 // MCP 2026-07-28 on calls: input_required rounds answered by the host, and trace context passed to servers.
 export type { InputRetry, TraceContext } from './protocol/call-options.js';
