@@ -94,7 +94,10 @@ export class ServerDetails {
       // A state change counts only on the way back from an exit (through backoff): startup's ready is not one.
       const last = list.at(-1);
       const after = last?.type === 'exit' || (last?.type === 'state' && last.to === 'backoff');
-      if (e.type === 'exit' || after) push(list, pageEvent(e), RESTARTS);
+      if (e.type === 'exit' || after) {
+        push(list, pageEvent(e), RESTARTS);
+        this.changed.add(e.server);
+      }
       this.restarts.set(e.server, list);
     }
     if (e.type === 'stderr' || e.type === 'log' || e.type === 'exit' || e.type === 'tools')
