@@ -30,6 +30,13 @@ describe('ServerDetails', () => {
       .detail('files')
       .restarts.map((e) => (e.type === 'state' ? e.to : e.type === 'exit' ? `exit ${e.reason}` : e.type));
     expect(got).toEqual(['exit crashed', 'backoff', 'ready']);
+    // Each step reaches the page, not only the exit and the return to ready: here, being given up on.
+    source.exit('files', { code: 1, signal: null, reason: 'crashed', stderrTail: '' });
+    source.transition('files', 'backoff');
+    d.takeChanged();
+    source.transition('files', 'failed');
+    expect(d.takeChanged()).toEqual(['files']);
+    expect(d.detail('files').restarts.at(-1)).toMatchObject({ type: 'state', to: 'failed' });
     expect(d.detail('git').restarts).toEqual([]);
     d.close();
   });
