@@ -36,11 +36,13 @@ export function reloadHost(p: ReloadParts): ReloadHost {
     current: p.config,
     started: p.started,
     stopped: p.stopped,
-    async stopServer(server) {
+    async stopServer(server, replaced) {
+      // Calls waiting for a server being replaced wait for its replacement, not fail on the swap.
+      if (replaced) p.watch.hold(server.id);
       p.tell({ type: 'STOP', id: server.id });
       // The same bound as stop(): past it, removing the actor takes whatever is left of the process with it.
       const bound = server.timeouts.shutdownMs + (p.stdinGraceMs ?? 1000) + 2000;
-      await p.watch.until(server.id, (s) => DOWN.has(s) || s === 'backoff', bound);
+      await p.watch.until(server.id, (s) => DOWN.has(s) || s === 'backoff', bound, undefined, true);
     },
     remove(id, replaced) {
       p.tell({ type: 'REMOVE_CHILD', id });
@@ -61,6 +63,8 @@ export function reloadHost(p: ReloadParts): ReloadHost {
     add(server, order) {
       p.tell({ type: 'ADD_CHILD', server, order });
       p.watch.follow(server.id);
+      // A replacement that will not start (now disabled): its waiters hear that it is stopped.
+      if (server.disabled) p.watch.release(server.id);
     },
     setPolicy(config) {
       p.tell({
@@ -76,8 +80,9 @@ export function reloadHost(p: ReloadParts): ReloadHost {
         moved ||= s !== 'stopped';
         return moved && SETTLED.has(s);
       };
-      const reached = p.watch.until(server.id, settled, server.timeouts.startupMs + 5000);
+      const reached = p.watch.until(server.id, settled, server.timeouts.startupMs + 5000, undefined, true);
       p.tell({ type: 'START', id: server.id });
+      p.watch.release(server.id);
       // An untrusted server may wait for a person's approval: the reload reports where it got to, not forever.
       return (await reached) ?? p.watch.stateOf(server.id);
     },

@@ -31,8 +31,11 @@ export interface ReloadHost {
   current(): SupervisorConfig;
   started(): boolean;
   stopped(): boolean;
-  /** Stops a server through its machine and resolves once it is down (bounded by its shutdown time). */
-  stopServer(server: ServerConfig): Promise<void>;
+  /**
+   * Stops a server through its machine and resolves once it is down (bounded by its shutdown time); a `replaced`
+   * one's waiting calls wait for its replacement.
+   */
+  stopServer(server: ServerConfig, replaced: boolean): Promise<void>;
   /** Takes the server's actor out of the supervisor (and the facade stops following it). */
   remove(id: string, replaced: boolean): void;
   /** Makes the new config the fleet's: the registry, prompts, resources and tasks follow its servers. */
@@ -78,7 +81,7 @@ export class Reloader {
     const leaving = before.servers.filter(
       (s) => change.get(s.id) === 'removed' || change.get(s.id) === 'changed',
     );
-    await Promise.all(leaving.map((s) => host.stopServer(s)));
+    await Promise.all(leaving.map((s) => host.stopServer(s, change.get(s.id) === 'changed')));
     for (const s of leaving) host.remove(s.id, change.get(s.id) === 'changed');
     host.adopt(next, diff);
     if (diff.applied.includes('strategy') || diff.applied.includes('limit')) host.setPolicy(next);

@@ -13,6 +13,8 @@ interface Row {
 
 interface Waiter {
   pred: (state: ServerState) => boolean;
+  /** Hears the states of a server that is held (the reload that replaces it waits on them). */
+  evenHeld: boolean;
   resolve: (state: ServerState | undefined) => void;
 }
 
@@ -23,6 +25,8 @@ interface Waiter {
 export class ServerWatch {
   private readonly rows = new Map<string, Row>();
   private readonly waiters = new Map<string, Set<Waiter>>();
+  /** Servers a reload is replacing: their waiters hear nothing of the old one's stop, only of the new one. */
+  private readonly held = new Set<string>();
   private readonly subs: Array<{ unsubscribe(): void }> = [];
   /** Each server actor's subscription, by server id (a reload replaces or drops one). */
   private readonly serverSubs = new Map<string, { unsubscribe(): void }>();
@@ -74,11 +78,27 @@ export class ServerWatch {
 
   /** Stops following a server a reload removed: its row goes, and whoever waits for it hears `undefined`. */
   unfollow(id: string): void {
+    this.held.delete(id);
     this.serverSubs.get(id)?.unsubscribe();
     this.serverSubs.delete(id);
     this.rows.delete(id);
     for (const w of [...(this.waiters.get(id) ?? [])]) w.resolve(undefined);
     this.waiters.delete(id);
+  }
+
+  /**
+   * A reload replaces the server: until {@link release}, whoever waits for it (a call waiting for `ready`) hears
+   * nothing of the old one stopping, so it waits for the new one instead of failing on the swap.
+   */
+  hold(id: string): void {
+    this.held.add(id);
+  }
+
+  /** The replacement is started (or will not be): waiters hear its states again, starting with the current one. */
+  release(id: string): void {
+    if (!this.held.delete(id)) return;
+    const row = this.rows.get(id);
+    if (row) this.wake(id, row.state);
   }
 
   /** Stops following and releases every waiter. */
@@ -103,16 +123,20 @@ export class ServerWatch {
     return this.rows.get(id)?.state;
   }
 
-  /** Resolves with the state once `pred` holds, or undefined at the timeout / abort. */
+  /**
+   * Resolves with the state once `pred` holds, or undefined at the timeout / abort. While a reload holds the
+   * server, only a wait with `evenHeld` (the reload's own) hears its states.
+   */
   until(
     id: string,
     pred: (state: ServerState) => boolean,
     timeoutMs?: number,
     signal?: AbortSignal,
+    evenHeld = false,
   ): Promise<ServerState | undefined> {
     const row = this.rows.get(id);
     if (!row) return Promise.resolve(undefined);
-    if (pred(row.state)) return Promise.resolve(row.state);
+    if ((evenHeld || !this.held.has(id)) && pred(row.state)) return Promise.resolve(row.state);
     return new Promise((resolve) => {
       const set = this.waiters.get(id) ?? new Set<Waiter>();
       this.waiters.set(id, set);
@@ -124,7 +148,7 @@ export class ServerWatch {
         signal?.removeEventListener('abort', onAbort);
         resolve(state);
       };
-      const waiter: Waiter = { pred, resolve: done };
+      const waiter: Waiter = { pred, evenHeld, resolve: done };
       set.add(waiter);
       if (timeoutMs !== undefined) timer = setTimeout(() => done(undefined), timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -179,7 +203,13 @@ export class ServerWatch {
       }
     }
     this.onSnapshot(id, snap);
-    for (const w of [...(this.waiters.get(id) ?? [])]) if (w.pred(row.state)) w.resolve(row.state);
+    this.wake(id, row.state);
+  }
+
+  private wake(id: string, state: ServerState): void {
+    const held = this.held.has(id);
+    for (const w of [...(this.waiters.get(id) ?? [])])
+      if ((w.evenHeld || !held) && w.pred(state)) w.resolve(state);
   }
 
   private onServerState(id: string, row: Row, to: ServerState, at: number): void {

@@ -20,6 +20,12 @@ describe('Supervisor.reload on a running fleet of real processes', () => {
     const gonePid = pidOf(sup, 'gone')!;
     // A call in flight to the server that leaves: it ends, with a code, when its server stops.
     const inFlight = sup.callToolOutcome('gone.slow', { ms: 20_000 });
+    // A call to the changed server made while it stops for the swap: it waits for the new process.
+    let toChanged: Promise<CallOutcome> | undefined;
+    sup.subscribe((e) => {
+      if (e.type === 'state' && e.server === 'chg' && e.to === 'stopping' && !toChanged)
+        toChanged = sup.callToolOutcome('chg.pid', {});
+    });
 
     const after = fleetConfig([
       fixtureServer('add'),
@@ -51,6 +57,7 @@ describe('Supervisor.reload on a running fleet of real processes', () => {
     expect(outcomes.filter((o) => !o.ok)).toEqual([]);
     expect(pidOf(sup, 'keep')).toBe(keepPid);
     expect(pidOf(sup, 'chg')).not.toBe(chgPid);
+    expect(await toChanged).toEqual({ ok: true, text: String(pidOf(sup, 'chg')) });
     expect(await gone(gonePid)).toBe(true);
     expect(await inFlight).toMatchObject({ ok: false, code: 'SERVER_EXITED', server: 'gone' });
     // The new definition runs: its extra tool is listed; the removed server's tools and row are gone.
