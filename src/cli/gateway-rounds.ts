@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../config/types.js';
 import { isRecord } from '../framing/is-record.js';
 import { resultKind } from '../framing/result-type.js';
 import type { CallOptions, InputRetry } from '../protocol/call-options.js';
@@ -27,11 +28,29 @@ const KIND_OF: Readonly<Record<string, 'elicitation' | 'sampling' | 'roots'>> = 
   'roots/list': 'roots',
 };
 
-/** What a 2025 front client declared it can answer, at its `initialize`: declared to the servers on its requests. */
-export function frontInputCapabilities(server: Server): Record<string, unknown> {
+type Kind = 'elicitation' | 'sampling' | 'roots';
+
+/**
+ * The kinds of input a server may put to the client, as for its own requests (docs/security.md): sampling and
+ * elicitation only with `allow:`, roots only with `roots: client`. A server not known (yet) may ask nothing.
+ */
+function allowedKinds(config: readonly ServerConfig[], id: string | undefined): Set<Kind> {
+  const server = config.find((s) => s.id === id);
+  const out = new Set<Kind>();
+  if (server?.allow?.includes('sampling')) out.add('sampling');
+  if (server?.allow?.includes('elicitation')) out.add('elicitation');
+  if (server?.roots === 'client') out.add('roots');
+  return out;
+}
+
+/**
+ * What a 2025 front client declared it can answer at its `initialize`, less what the server may not ask: declared
+ * to the server on each of the client's requests.
+ */
+export function frontInputCapabilities(server: Server, allowed: Set<Kind>): Record<string, unknown> {
   const caps = server.getClientCapabilities() ?? {};
   const out: Record<string, unknown> = {};
-  for (const kind of ['elicitation', 'sampling', 'roots'] as const) if (caps[kind]) out[kind] = caps[kind];
+  for (const kind of allowed) if (caps[kind]) out[kind] = caps[kind];
   return out;
 }
 
@@ -41,18 +60,29 @@ export function frontInputCapabilities(server: Server): Record<string, unknown> 
  * stream of the client's own request, one at a time (a person may be answering). A kind the client did not
  * declare fails the round, naming what was asked; so does the client's error.
  */
-export function frontAnswerer(server: Server, relatedRequestId: string | number | undefined): InputHandler {
+export function frontAnswerer(
+  server: Server,
+  relatedRequestId: string | number | undefined,
+  allowed: (asker: string | undefined) => Set<Kind>,
+  asker: () => string | undefined,
+): InputHandler {
   return async (request) => {
     const caps = server.getClientCapabilities() ?? {};
     const entries = Object.entries(request.inputRequests);
-    const missing = entries.filter(([, r]) => {
-      const kind = KIND_OF[String(r.method)];
-      return kind === undefined || !caps[kind];
-    });
-    if (missing.length > 0) {
-      const kinds = [...new Set(missing.map(([, r]) => KIND_OF[String(r.method)] ?? String(r.method)))];
-      throw new Error(`the client declared no ${kinds.join(', ')} capability to answer it`);
+    const kinds = (keep: (kind: Kind | undefined) => boolean) => [
+      ...new Set(entries.flatMap(([, r]) => (keep(KIND_OF[String(r.method)]) ? [kindOf(r.method)] : []))),
+    ];
+    const may = allowed(asker());
+    const barred = kinds((k) => k === undefined || !may.has(k));
+    if (barred.length > 0) {
+      const who = asker() === undefined ? 'the server' : `server '${asker()}'`;
+      throw new Error(
+        `${who} is not allowed to ask the client for ${barred.join(', ')} (allow:, roots: client)`,
+      );
     }
+    const undeclared = kinds((k) => k !== undefined && !caps[k]);
+    if (undeclared.length > 0)
+      throw new Error(`the client declared no ${undeclared.join(', ')} capability to answer it`);
     const out: Record<string, unknown> = {};
     for (const [key, r] of entries) {
       const params = isRecord(r.params) ? r.params : undefined;
@@ -77,27 +107,39 @@ export interface FrontRequest {
   signal?: AbortSignal | undefined;
 }
 
+/** Who asked: known by name up front for tools and prompts, set from each answer for reads. */
+interface Asker {
+  id: string | undefined;
+}
+
 /**
  * Runs the input rounds of one request of a 2025 front client: the fleet passes each `input_required` back
  * (`passInputRequired`, declaring what the client declared), the client answers through {@link frontAnswerer},
  * and the request is sent again with the answers and the server's `requestState` as given — at most 8 rounds.
  */
 export function frontRounds<T>(
+  sup: Supervisor,
   front: FrontRequest,
-  what: string,
-  method: string,
-  name: string,
+  spec: { what: string; method: string; name: string; asker: Asker },
   send: (opts: CallOptions & { retry?: InputRetry }) => Promise<RoundStep<T>>,
 ): Promise<{ ok: true; value: T } | RoundsEnd> {
-  const inputCapabilities = frontInputCapabilities(front.server);
+  const allowed = (id: string | undefined) => allowedKinds(sup.config.servers, id);
+  const { asker } = spec;
   return inputRounds<T>({
-    what,
-    server: '',
-    method,
-    name,
-    handler: frontAnswerer(front.server, front.requestId),
+    what: spec.what,
+    server: asker.id ?? '',
+    method: spec.method,
+    name: spec.name,
+    handler: frontAnswerer(front.server, front.requestId, allowed, () => asker.id),
     signal: front.signal,
-    send: (retry) => send({ passInputRequired: true, inputCapabilities, ...(retry ? { retry } : {}) }),
+    // Declared afresh each round: a read's server is known only once it answered. Until then all the client
+    // declared is (the server still may not ask for what it is not allowed: the answerer refuses that).
+    send: (retry) => {
+      const kinds =
+        asker.id === undefined ? new Set<Kind>(['elicitation', 'sampling', 'roots']) : allowed(asker.id);
+      const inputCapabilities = frontInputCapabilities(front.server, kinds);
+      return send({ passInputRequired: true, inputCapabilities, ...(retry ? { retry } : {}) });
+    },
   });
 }
 
@@ -113,7 +155,9 @@ export async function frontToolCall(
   args: Record<string, unknown> | undefined,
   opts: CallOptions,
 ): Promise<CallToolResult> {
-  const rounds = await frontRounds<CallToolResult>(front, `tool '${name}'`, 'tools/call', name, async (o) => {
+  const asker = { id: sup.listTools().find((t) => t.name === name)?.server };
+  const spec = { what: `tool '${name}'`, method: 'tools/call', name, asker };
+  const rounds = await frontRounds<CallToolResult>(sup, front, spec, async (o) => {
     const result = await sup.callToolResult(name, args, { ...opts, ...o });
     const kind = resultKind(result);
     return kind.kind === 'input_required' ? { input: kind.input } : { done: withoutRpcError(result) };
@@ -141,9 +185,11 @@ export async function frontRead(
   front: FrontRequest,
   uri: string,
 ): Promise<ResourceReadOutcome> {
-  const what = `resource '${uri}'`;
-  const rounds = await frontRounds<ResourceReadOutcome>(front, what, 'resources/read', uri, async (o) => {
+  const asker: Asker = { id: undefined };
+  const spec = { what: `resource '${uri}'`, method: 'resources/read', name: uri, asker };
+  const rounds = await frontRounds<ResourceReadOutcome>(sup, front, spec, async (o) => {
     const out = await sup.readResource(uri, o);
+    asker.id = out.server;
     return !out.ok && out.code === 'INPUT_REQUIRED' && out.input ? { input: out.input } : { done: out };
   });
   if (rounds.ok) return rounds.value;
@@ -158,18 +204,17 @@ export async function frontPrompt(
   name: string,
   args: Record<string, string> | undefined,
 ): Promise<SurfaceOutcome<GetPromptResult>> {
-  const what = `prompt '${name}'`;
-  const rounds = await frontRounds<SurfaceOutcome<GetPromptResult>>(
-    front,
-    what,
-    'prompts/get',
-    name,
-    async (o) => {
-      const out = await sup.getPrompt(name, args, o);
-      const kind = out.ok ? resultKind(out.result) : undefined;
-      return kind?.kind === 'input_required' ? { input: kind.input } : { done: out };
-    },
-  );
+  const asker = { id: sup.listPrompts().find((p) => p.name === name)?.server };
+  const spec = { what: `prompt '${name}'`, method: 'prompts/get', name, asker };
+  const rounds = await frontRounds<SurfaceOutcome<GetPromptResult>>(sup, front, spec, async (o) => {
+    const out = await sup.getPrompt(name, args, o);
+    const kind = out.ok ? resultKind(out.result) : undefined;
+    return kind?.kind === 'input_required' ? { input: kind.input } : { done: out };
+  });
   if (rounds.ok) return rounds.value;
   return { ...surfaceFailure(rounds.code, rounds.message), ...(rounds.input ? { input: rounds.input } : {}) };
+}
+
+function kindOf(method: unknown): string {
+  return KIND_OF[String(method)] ?? String(method);
 }

@@ -41,9 +41,16 @@ beforeAll(async () => {
       `    command: ${q(process.execPath)}`,
       `    args: [${q(MODERN)}]`,
       '    timeouts: { startup: 5s, call: 5s, shutdown: 1s }',
+      '    allow: [elicitation]',
       '  a:',
       `    command: ${q(process.execPath)}`,
       `    args: [${[FIXTURE, '--input-required', '2'].map(q).join(', ')}]`,
+      '    timeouts: { startup: 5s, call: 5s, shutdown: 1s }',
+      '    allow: [elicitation]',
+      // Not allowed to ask the client anything, as for its own requests (docs/security.md).
+      '  b:',
+      `    command: ${q(process.execPath)}`,
+      `    args: [${[FIXTURE, '--input-required', '1'].map(q).join(', ')}]`,
       '    timeouts: { startup: 5s, call: 5s, shutdown: 1s }',
       '',
     ].join('\n'),
@@ -73,6 +80,11 @@ describe("serve answers a child's input requests through a 2025 front client", (
     const twice = await client.callTool({ name: 'a.ask_first', arguments: { text: 'ship' } });
     expect(text(twice)).toMatch(/^ship confirmed by ada after 2 rounds in \d+$/);
     expect(asked).toEqual(['Confirm ship? (round 1)', 'Confirm ship? (round 2)']);
+    // A server not allowed to ask the client is refused without the client hearing of it.
+    const barred = await client.callTool({ name: 'b.ask_first', arguments: { text: 'ship' } });
+    expect(barred).toMatchObject({ isError: true, _meta: { 'mcp-supervisor/code': 'INPUT_REQUIRED' } });
+    expect(text(barred)).toContain("server 'b' is not allowed to ask the client for elicitation");
+    expect(asked).toHaveLength(2);
   }, 30_000);
 
   it('over HTTP: the same for a 2025 session; one that declared no elicitation gets INPUT_REQUIRED naming what was asked', async () => {
