@@ -247,6 +247,25 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     expect(await attr(p, 'connection', 'data-state')).toBe('closed');
   });
 
+  it('fits twenty servers and the chart on one 1480×1000 screen', async () => {
+    const now = Date.now();
+    const three = sampleFleet(now);
+    const fleet = Array.from({ length: 20 }, (_, i) => ({
+      ...three[i % 3]!,
+      id: `server-${i + 1}`,
+      pid: 4000 + i,
+    }));
+    const p = await open(new FakeSource(fleet));
+    await p.getByTestId('server-card-server-20').waitFor();
+    for (let i = 1; i <= 20; i++) {
+      const box = await p.getByTestId(`server-card-server-${i}`).boundingBox();
+      expect(box!.y + box!.height, `server-${i}`).toBeLessThanOrEqual(1000);
+    }
+    const chart = await p.locator('svg.statechart').boundingBox();
+    expect(chart!.y + chart!.height).toBeLessThanOrEqual(1000);
+    expect(await p.locator('svg').count()).toBe(1);
+  });
+
   it('shows nothing of the fleet to a page opened without the token', async () => {
     const source = new FakeSource(sampleFleet());
     ui = await startUiServer(source);
