@@ -2,11 +2,15 @@ import { resolve } from 'node:path';
 import { ControlSocketError } from '../control/control-server.js';
 import { openControl } from '../control/open-control.js';
 import { reloadHandler } from '../control/reload-handler.js';
+import type { ServerLogs } from '../supervisor/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { FleetFlags } from './fleet-options.js';
 import type { FleetReload } from './fleet-reload.js';
 import type { Reporter } from './reporter.js';
 import { stateDirPath } from './store-path.js';
+
+/** Closes the control socket; carries the log ring it keeps, for the inspector page to show tails from. */
+export type CloseControl = (() => Promise<void>) & { logs?: ServerLogs };
 
 /**
  * Opens the control socket of `run` and `serve` in the state directory; resolves its close function. A socket
@@ -19,7 +23,7 @@ export async function openFleetControl(
   reporter: Reporter,
   command: string,
   reload?: FleetReload,
-): Promise<() => Promise<void>> {
+): Promise<CloseControl> {
   const warn = (message: string) => reporter.log('warn', message);
   try {
     const control = await openControl(sup, {
@@ -30,7 +34,7 @@ export async function openFleetControl(
       ...(reload ? { handlers: { reload: reloadHandler(() => reload('control')) } } : {}),
     });
     reporter.log('info', 'control socket open', { socket: control.path });
-    return () => control.close();
+    return Object.assign(() => control.close(), { logs: control.logs });
   } catch (err) {
     if (!(err instanceof ControlSocketError)) throw err;
     warn(`${err.message}; status, restart and logs from another terminal are unavailable`);

@@ -2,10 +2,11 @@ import type { FleetPhase } from '../inspector/page-data.js';
 import { toStatechart } from '../inspector/statechart.js';
 import { startUiServer, type UiServer } from '../inspector/ui-server.js';
 import { serverMachine } from '../machines/server.machine.js';
+import type { ServerLogs } from '../supervisor/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { watchConfigFiles } from './config-watch.js';
-import { openFleetControl } from './control-open.js';
+import { type CloseControl, openFleetControl } from './control-open.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { type FleetReload, fleetReload } from './fleet-reload.js';
@@ -39,7 +40,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     : lineReporter(flags.logFormat);
   let stately: StatelyHook | undefined;
   let ui: UiServer | undefined;
-  let closeControl: (() => Promise<void>) | undefined;
+  let closeControl: CloseControl | undefined;
   let reload: FleetReload | undefined;
   let unwatch: (() => void) | undefined;
   let finish: (code: number) => void = () => {};
@@ -95,8 +96,11 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     const reloadFleet = fleetReload(fleet, configPath, reporter);
     closeControl = await openFleetControl(fleet, configPath, flags, reporter, 'run', reloadFleet);
     if (flags.ui !== undefined) {
-      ui = await startUi(fleet, flags.ui === true ? 0 : flags.ui, () =>
-        stopped ? 'stopped' : stopping ? 'stopping' : 'running',
+      ui = await startUi(
+        fleet,
+        flags.ui === true ? 0 : flags.ui,
+        () => (stopped ? 'stopped' : stopping ? 'stopping' : 'running'),
+        closeControl.logs,
       );
       if (!tty) reporter.log('info', `inspector UI at ${ui.url}`, { url: ui.url });
       else process.stderr.write(`inspector UI at ${ui.url}\n`);
@@ -129,7 +133,12 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
   }
 }
 
-async function startUi(sup: Supervisor, port: number, phase: () => FleetPhase): Promise<UiServer> {
+async function startUi(
+  sup: Supervisor,
+  port: number,
+  phase: () => FleetPhase,
+  logs: ServerLogs | undefined,
+): Promise<UiServer> {
   try {
     return await startUiServer(
       {
@@ -138,6 +147,8 @@ async function startUi(sup: Supervisor, port: number, phase: () => FleetPhase): 
         listTools: () => sup.listTools(),
         onCall: (l) => sup.onCall(l),
         phase,
+        // The control socket's ring when it opened: the page shows the same tails as `logs`.
+        ...(logs ? { logs } : {}),
         statechart: toStatechart(serverMachine),
       },
       { port },

@@ -42,6 +42,8 @@ describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => 
     // The first server is selected: the one chart lights its state.
     await expect.poll(() => page.getByTestId('detail-id').textContent()).toBe('alpha');
     expect(await page.getByTestId('chart-node-ready').getAttribute('data-active')).toBe('true');
+    // alpha's stderr, from the log ring `logs` reads too.
+    await expect.poll(() => page.getByTestId('detail-logs').textContent()).toMatch(/fixture\[\d+\]: started/);
 
     const status = (await (await fetch(`${origin}/api/status?token=${token}`)).json()) as {
       servers: Array<{ id: string; pid: number }>;
