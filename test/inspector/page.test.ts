@@ -255,7 +255,9 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
       id: `server-${i + 1}`,
       pid: 4000 + i,
     }));
-    const p = await open(new FakeSource(fleet));
+    const source = new FakeSource(fleet);
+    source.fleetPhase = 'running';
+    const p = await open(source);
     await p.getByTestId('server-card-server-20').waitFor();
     for (let i = 1; i <= 20; i++) {
       const box = await p.getByTestId(`server-card-server-${i}`).boundingBox();
@@ -264,6 +266,13 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     const chart = await p.locator('svg.statechart').boundingBox();
     expect(chart!.y + chart!.height).toBeLessThanOrEqual(1000);
     expect(await p.locator('svg').count()).toBe(1);
+
+    // Its host closes the inspector while the fleet runs on: the page can no longer say the fleet is running.
+    await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('running');
+    await ui!.close();
+    ui = undefined;
+    await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('closed');
+    expect(await text(p, 'fleet-phase')).toBe('inspector closed');
   });
 
   it('shows nothing of the fleet to a page opened without the token', async () => {

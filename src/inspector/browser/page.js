@@ -75,7 +75,8 @@ function paintPhase(link) {
   /** @type {string} */
   let phase;
   if (link === 'lost') phase = 'lost';
-  else if (link === 'ended') phase = ui.phase ?? 'closed';
+  // A fleet that was still running when its inspector went away is not known to be running any more.
+  else if (link === 'ended') phase = ui.phase === 'stopped' ? 'stopped' : 'closed';
   else phase = ui.phase ?? 'running';
   p.setAttribute('data-phase', phase);
   p.textContent =
