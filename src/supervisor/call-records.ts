@@ -23,6 +23,8 @@ export interface CallRecord {
  */
 export class CallRecords {
   private readonly listeners = new Set<(record: CallRecord) => void>();
+  /** Calls under way per server ('' for a name no server owns), kept only while someone listens. */
+  private readonly running = new Map<string, number>();
 
   constructor(
     private readonly now: () => number,
@@ -34,6 +36,11 @@ export class CallRecords {
   on(listener: (record: CallRecord) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Calls to `server` under way now, counted while a listener is attached (0 otherwise). */
+  inFlight(server: string): number {
+    return this.running.get(server) ?? 0;
   }
 
   /** A flattened call (`callToolOutcome`). */
@@ -59,10 +66,18 @@ export class CallRecords {
   ): Promise<T> {
     if (this.listeners.size === 0) return run();
     const at = this.now();
-    const started = performance.now();
-    const answer = await run();
-    const record: CallRecord = { tool: name, at, ms: performance.now() - started, ...read(answer) };
+    // Owned at its start: a reload that moves the name meanwhile does not move the call.
     const server = this.serverOf(name);
+    const key = server ?? '';
+    this.running.set(key, (this.running.get(key) ?? 0) + 1);
+    const started = performance.now();
+    let answer: T;
+    try {
+      answer = await run();
+    } finally {
+      this.running.set(key, (this.running.get(key) ?? 1) - 1);
+    }
+    const record: CallRecord = { tool: name, at, ms: performance.now() - started, ...read(answer) };
     if (server !== undefined) record.server = server;
     for (const listener of [...this.listeners]) {
       try {

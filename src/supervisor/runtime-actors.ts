@@ -50,6 +50,8 @@ export interface RuntimeDeps {
   listHints?: ListHints | undefined;
   /** The host's clock, when it gave one: the ttl re-list runs on it. */
   clock?: SupervisorClock | undefined;
+  /** A health check got no answer in time (counted by metrics, logged as a notice). */
+  onHealthFail?: ((serverId: string, timeoutMs: number) => void) | undefined;
 }
 
 type ProcessCommand = { type: 'STOP'; reason: string; immediate: boolean };
@@ -203,7 +205,10 @@ export function vetToolsActor(deps: Pick<RuntimeDeps, 'filterTools'>) {
  * The health actor: a health check every `health.interval` (a 2025 `ping`, a 2026 `server/discover`), one at a
  * time, reporting each outcome. The interval runs on the host's clock when it gave one, like the machines' timers.
  */
-export function pingerActor(deps: Pick<RuntimeDeps, 'connections'>, clock?: SupervisorClock) {
+export function pingerActor(
+  deps: Pick<RuntimeDeps, 'connections' | 'onHealthFail'>,
+  clock?: SupervisorClock,
+) {
   return fromCallback<{ type: 'noop' }, PingerInput>(({ input, sendBack }) => {
     const { intervalMs, timeoutMs } = input.server.health;
     if (intervalMs <= 0) return () => {};
@@ -220,7 +225,9 @@ export function pingerActor(deps: Pick<RuntimeDeps, 'connections'>, clock?: Supe
       busy = true;
       void conn.ping(timeoutMs).then((ok) => {
         busy = false;
-        if (!ended) sendBack({ type: ok ? 'HEALTH.OK' : 'HEALTH.FAIL' });
+        if (ended) return;
+        if (!ok) deps.onHealthFail?.(input.server.id, timeoutMs);
+        sendBack({ type: ok ? 'HEALTH.OK' : 'HEALTH.FAIL' });
       });
     };
     timer = timers.setTimeout(tick, intervalMs);

@@ -15,6 +15,7 @@ import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { clampTimeout } from './call-input.js';
 import { type CallRecord, CallRecords } from './call-records.js';
+import { CallSpans, callTarget } from './call-spans.js';
 import { type ClientHandlers, ClientSide, notifyRootsChanged } from './client-side.js';
 import { Connections } from './connections.js';
 import { createFleetActor } from './fleet-actor.js';
@@ -25,6 +26,7 @@ import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
 import { FleetTasks, type TaskMethod } from './fleet-tasks.js';
 import { FleetTools } from './fleet-tools.js';
 import { HeldNotices } from './held-notices.js';
+import { LifecycleSpans } from './lifecycle-spans.js';
 import { type CacheHint, ListHints } from './list-hints.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import type { InputOptions, PromptInputOptions } from './prompt-input.js';
@@ -38,9 +40,11 @@ import type {
   ResourceUpdate,
 } from './resource-outcome.js';
 import { identityRow, withProtocolVersion } from './server-identity.js';
+import { type ServerLoad, serverLoad } from './server-load.js';
 import { ServerWatch } from './server-watch.js';
 import { handlersOf, type SupervisorOptions } from './supervisor-options.js';
 import { listingNotice, talkNotice } from './talk-notices.js';
+import { Tracing } from './tracing.js';
 import type { ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
 
 export type { SupervisorClock, SupervisorLogger, SupervisorOptions } from './supervisor-options.js';
@@ -70,6 +74,9 @@ export class Supervisor {
     (name) => this.tools.serverFor(name),
     (message) => this.options.logger?.warn?.(message),
   );
+  private readonly tracing = new Tracing();
+  private readonly lifecycle = new LifecycleSpans(this.tracing);
+  private readonly callSpans = new CallSpans((name) => callTarget(this.tools, this.connections, name));
   private started = false;
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
@@ -131,8 +138,18 @@ export class Supervisor {
       clock: options.clock,
       onListingCut: (id: string, cut: ListingCut, when: 'handshake' | 'relist') =>
         this.emit({ type: 'notice', server: id, ...listingNotice(cut, when), at: now() }),
+      onHealthFail: (id: string, ms: number) =>
+        this.emit({
+          type: 'notice',
+          server: id,
+          code: 'HEALTH_FAILED',
+          message: `health check got no answer within ${ms} ms`,
+          at: now(),
+        }),
     };
     this.actor = createFleetActor(config, options, deps);
+    // Spans for each server's runs, when the host registered an OpenTelemetry SDK (a no-op otherwise).
+    this.listeners.add((e) => this.lifecycle.on(e));
     // XState rethrows actor errors asynchronously and would kill the host: report them instead, and reap.
     this.actor.subscribe({ error: (err) => this.onActorError(err) });
     // Prompts and reads may ask for input as tools do: the same handler answers, declaring the same kinds.
@@ -257,6 +274,7 @@ export class Supervisor {
       this.watch.detach();
     }
     this.unpersist?.();
+    this.lifecycle.close();
     await this.pool.close();
   }
 
@@ -300,6 +318,11 @@ export class Supervisor {
 
   /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
   callToolOutcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
+    const tracer = this.tracing.tracer();
+    if (tracer)
+      return this.callSpans.outcome(tracer, name, opts, (o) =>
+        this.callRecords.outcome(name, () => this.calls.outcome(name, args, o)),
+      );
     return this.callRecords.outcome(name, () => this.calls.outcome(name, args, opts));
   }
 
@@ -308,6 +331,11 @@ export class Supervisor {
    * `isError`, with its code in `_meta['mcp-supervisor/code']`.
    */
   callToolResult(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
+    const tracer = this.tracing.tracer();
+    if (tracer)
+      return this.callSpans.result(tracer, name, opts, (o) =>
+        this.callRecords.result(name, () => this.calls.result(name, args, o)),
+      );
     return this.callRecords.result(name, () => this.calls.result(name, args, opts));
   }
 
@@ -465,6 +493,18 @@ export class Supervisor {
   /** Hears each tool call as it finishes (server, tool, duration, outcome code, result size); returns the unsubscribe. */
   onCall(listener: (record: CallRecord) => void): () => void {
     return this.callRecords.on(listener);
+  }
+
+  /**
+   * What each server carries now (calls in flight, queued and dropped messages, bytes read and written by its
+   * process), read on demand for metrics: nothing of it is counted on the call path.
+   */
+  load(): ServerLoad[] {
+    return serverLoad(
+      this.config.servers.map((s) => s.id),
+      this.connections,
+      this.callRecords,
+    );
   }
 
   /** Subscribes to typed events; returns the unsubscribe function. */

@@ -77,7 +77,9 @@ export type NoticeCode =
   | 'IGNORED_UNSAFE_PGID'
   | 'NOT_PROVABLY_OURS'
   // A server with `namespace: false` offers a name another server holds: left out (see name-claims.ts).
-  | 'NAME_COLLISION';
+  | 'NAME_COLLISION'
+  // A health check (ping, or server/discover) got no answer within health.timeout.
+  | 'HEALTH_FAILED';
 
 /** Typed events of `subscribe()`. */
 export type SupervisorEvent =

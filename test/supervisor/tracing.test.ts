@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+import { tempDir } from './helpers.js';
+
+const fleet = fleets();
+let provider: BasicTracerProvider | undefined;
+let exporter = new InMemorySpanExporter();
+const dirs: Array<{ cleanup(): void }> = [];
+
+function register(): void {
+  // A provider's shutdown stops its exporter too: each test gets its own.
+  exporter = new InMemorySpanExporter();
+  provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  trace.setGlobalTracerProvider(provider);
+}
+
+afterEach(async () => {
+  await fleet.reap();
+  trace.disable();
+  await provider?.shutdown();
+  provider = undefined;
+  for (const d of dirs.splice(0)) d.cleanup();
+});
+
+/** The `_meta` of each tools/call the fixture received, in order (its `--log` file). */
+function callMetas(log: string): Array<Record<string, unknown> | undefined> {
+  return readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { method?: string; params?: { _meta?: Record<string, unknown> } })
+    .filter((m) => m.method === 'tools/call')
+    .map((m) => m.params?._meta);
+}
+
+const named = (name: string) => exporter.getFinishedSpans().filter((s: ReadableSpan) => s.name === name);
+
+describe('OpenTelemetry spans', () => {
+  it('makes a CLIENT span per tool call with the MCP attributes, and sends its traceparent to the server', async () => {
+    register();
+    const dir = tempDir();
+    dirs.push(dir);
+    const log = join(dir.dir, 'received.jsonl');
+    const { sup } = fleet.create(fleetConfig([fixtureServer('fx', ['--log', log])]));
+    await sup.start();
+
+    expect(await sup.callToolOutcome('fx.echo', { text: 'hi' })).toEqual({ ok: true, text: 'hi' });
+    const parent = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) };
+    await sup.callToolOutcome(
+      'fx.fail',
+      { message: 'no' },
+      { trace: { traceparent: `00-${parent.traceId}-${parent.spanId}-01`, baggage: 'k=v' } },
+    );
+    await sup.callToolOutcome('fx.error', { code: -32001 });
+    const result = await sup.callToolResult('fx.echo', { text: 'as a result' });
+    expect(result.isError).toBeUndefined();
+
+    const [ok] = named('tools/call echo');
+    expect(ok).toBeDefined();
+    expect(ok!.kind).toBe(SpanKind.CLIENT);
+    expect(ok!.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'echo',
+      'mcp_supervisor.tool': 'fx.echo',
+      'mcp_supervisor.server': 'fx',
+      'mcp_supervisor.outcome': 'OK',
+      'network.transport': 'pipe',
+      'mcp.protocol.version': '2025-11-25',
+    });
+    expect(ok!.status.code).toBe(SpanStatusCode.UNSET);
+    expect(ok!.parentSpanContext).toBeUndefined();
+
+    // The caller's trace context is the parent; what the server gets is this span's, the baggage kept.
+    const [failed] = named('tools/call fail');
+    expect(failed!.spanContext().traceId).toBe(parent.traceId);
+    expect(failed!.parentSpanContext?.spanId).toBe(parent.spanId);
+    expect(failed!.attributes).toMatchObject({
+      'mcp_supervisor.outcome': 'TOOL_ERROR',
+      'error.type': 'tool_error',
+    });
+    expect(failed!.status.code).toBe(SpanStatusCode.ERROR);
+
+    const [remote] = named('tools/call error');
+    expect(remote!.attributes).toMatchObject({
+      'mcp_supervisor.outcome': 'REMOTE_ERROR',
+      'error.type': '-32001',
+      'rpc.response.status_code': '-32001',
+    });
+
+    const metas = callMetas(log);
+    const traceparent = (s: ReadableSpan) => `00-${s.spanContext().traceId}-${s.spanContext().spanId}-01`;
+    expect(metas[0]).toMatchObject({ traceparent: traceparent(ok!) });
+    expect(metas[1]).toMatchObject({ traceparent: traceparent(failed!), baggage: 'k=v' });
+    expect(metas[2]).toMatchObject({ traceparent: traceparent(remote!) });
+    expect(named('tools/call echo')).toHaveLength(2);
+    expect(metas[3]).toMatchObject({ traceparent: traceparent(named('tools/call echo')[1]!) });
+
+    // Unregistered, the API is a no-op again: no span, and nothing added to the request.
+    trace.disable();
+    exporter.reset();
+    await sup.callToolOutcome('fx.echo', { text: 'quiet' });
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    expect(callMetas(log)[4]).toBeUndefined();
+  });
+
+  it('makes a server.run span per process, an event per transition, its crash as an error', async () => {
+    register();
+    const { sup } = fleet.create(
+      fleetConfig([
+        fixtureServer('fx', ['--exit-after', '150', '--exit-code', '3'], {
+          restart: { limit: { maxRestarts: 0, windowMs: 60_000 } },
+        }),
+      ]),
+    );
+    await sup.start();
+    await eventually(() => sup.status()[0]!.state === 'failed', 10_000, 'fx failed');
+
+    const [run] = named('server.run');
+    expect(run!.attributes).toMatchObject({
+      'mcp_supervisor.server': 'fx',
+      'mcp_supervisor.exit.reason': 'exited',
+      'mcp_supervisor.exit.code': 3,
+      'mcp.protocol.version': '2025-11-25',
+    });
+    expect(run!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(run!.events.map((e) => e.name)).toEqual([
+      'state spawning',
+      'state handshaking',
+      'state ready',
+      'state failed',
+    ]);
+    expect(run!.parentSpanContext).toBeUndefined();
+  });
+});
