@@ -14,6 +14,7 @@ interface Bench {
 const BENCHES: Bench[] = [
   { name: 'framing', file: './framing.ts', exportName: 'runFramingBench' },
   { name: 'vs-sdk', file: './vs-sdk.ts', exportName: 'runVsSdkBench' },
+  { name: 'serve-http', file: './serve-http.ts', exportName: 'runServeHttpBench' },
 ];
 
 /** How long a finished benchmark may take to let go of its handles before that counts as a leak. */

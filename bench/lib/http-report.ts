@@ -1,0 +1,92 @@
+// The serve --http figures as one markdown table, in the columns of the vs-SDK table (medians; ratios per round).
+import { loadavg } from 'node:os';
+import type { CallRate } from './call-rounds.js';
+import { fmt, median } from './stats.js';
+import { markdownTable } from './table.js';
+
+/** Call rates of one kind of round: `serve` (2025 session), `modern` (serve, 2026 stateless), `sdk`, `floor`. */
+export type HttpRates = Record<'serve' | 'modern' | 'sdk' | 'floor', CallRate[]>;
+
+/** Everything one run measured, raw. */
+export interface HttpFigures {
+  env: { node: string; cores: number; oursFrom: string; load: number };
+  plan: { rounds: number; roundMs: number; inFlight: readonly number[] };
+  seq: HttpRates;
+  par: Record<number, HttpRates>;
+  totalMs: number;
+}
+
+/** The target: serve --http at least this many times the SDK proxy's calls/s. */
+export const HTTP_TARGET = 1.5;
+
+/** The median over rounds of a÷b within each round (both ran in the same round, under the same load). */
+function perRound(a: readonly CallRate[], b: readonly CallRate[], f: (x: CallRate) => number): number {
+  return median(a.map((x, i) => f(x) / (b[i] ? f(b[i]) : Number.NaN)));
+}
+
+const cps = (x: CallRate) => x.callsPerS;
+const srv = (x: CallRate) => x.serverUsPerCall;
+const med = (xs: readonly CallRate[], f: (x: CallRate) => number) => median(xs.map(f));
+const times = (x: number) => `${fmt(x, 2)}×`;
+
+function verdict(x: number): string {
+  if (!Number.isFinite(x)) return '—';
+  return x >= HTTP_TARGET ? 'met' : `missed by ${fmt(HTTP_TARGET / x, 2)}×`;
+}
+
+function rows(label: string, r: HttpRates): string[][] {
+  const main = perRound(r.serve, r.sdk, cps);
+  return [
+    [
+      `${label}, calls/s`,
+      fmt(med(r.serve, cps), 0),
+      fmt(med(r.sdk, cps), 0),
+      times(main),
+      `≥ ${HTTP_TARGET}×`,
+      verdict(main),
+    ],
+    [
+      '   ↳ serve, 2026 stateless POSTs',
+      fmt(med(r.modern, cps), 0),
+      fmt(med(r.sdk, cps), 0),
+      times(perRound(r.modern, r.sdk, cps)),
+      '',
+      '',
+    ],
+    [
+      '   ↳ ÷ the bare node:http floor (same rounds)',
+      `${times(perRound(r.serve, r.floor, cps))} (2026: ${times(perRound(r.modern, r.floor, cps))})`,
+      times(perRound(r.sdk, r.floor, cps)),
+      '',
+      '',
+      `floor ${fmt(med(r.floor, cps), 0)}/s`,
+    ],
+    [
+      '   ↳ HTTP server main-thread CPU per call',
+      `${fmt(med(r.serve, srv), 0)} µs (2026: ${fmt(med(r.modern, srv), 0)} µs)`,
+      `${fmt(med(r.sdk, srv), 0)} µs`,
+      times(perRound(r.serve, r.sdk, srv)),
+      '',
+      `floor ${fmt(med(r.floor, srv), 0)} µs`,
+    ],
+  ];
+}
+
+/** The table and the lines a reader needs to trust it, as markdown. */
+export function renderServeHttp(f: HttpFigures): string {
+  const header = ['measure', 'serve --http', 'SDK proxy', 'serve ÷ SDK', 'target', 'verdict'];
+  const table = [...rows('11. serve --http, sequential', f.seq)];
+  for (const n of f.plan.inFlight) {
+    const r = f.par[n];
+    if (r) table.push(...rows(`    ${n} in flight`, r));
+  }
+  const details = [
+    `- node ${f.env.node}, ${f.env.cores} cores, serve loaded from ${f.env.oursFrom}, load average ${fmt(f.env.load, 2)} at start, ${loadavg()
+      .map((x) => fmt(x, 2))
+      .join(
+        ' ',
+      )} (1, 5, 15 min) at the end; ${f.plan.rounds} interleaved rounds of ${fmt(f.plan.roundMs / 1000, 1)} s of calls per contender and figure (medians; ratios per round); whole run ${fmt(f.totalMs / 1000, 0)} s.`,
+    '- Each server is its own process over its own fixture server: `serve --http` (the CLI, one fixture server `fx`), the SDK proxy (its `StreamableHTTPServerTransport` and `Server` per session, forwarding to one SDK `Client` over stdio), the floor (node:http, one JSON body per POST, a plain JSON-RPC pipe). The client of all is the SDK v1 `Client` over `StreamableHTTPClientTransport` in one 2025 session each (SSE answers from serve and the proxy, JSON from the floor); the 2026 row is the SDK v2 client pinned to 2026-07-28 against the same serve process.',
+  ];
+  return `${markdownTable(header, table)}\n\n${details.join('\n')}`;
+}
