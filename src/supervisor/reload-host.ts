@@ -44,6 +44,7 @@ export function reloadHost(p: ReloadParts): ReloadHost {
       const bound = server.timeouts.shutdownMs + (p.stdinGraceMs ?? 1000) + 2000;
       await p.watch.until(server.id, (s) => DOWN.has(s) || s === 'backoff', bound, undefined, true);
     },
+    release: (id) => p.watch.release(id),
     remove(id, replaced) {
       p.tell({ type: 'REMOVE_CHILD', id });
       // A replaced server keeps its row and its waiters (calls wait for it to come back); a removed one's end.

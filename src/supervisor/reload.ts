@@ -18,8 +18,9 @@ export interface ReloadServerResult {
 /**
  * The answer of `Supervisor.reload`: what happened to each server, in the new config's order then the removed
  * ones, and which supervisor-level changes were taken over or need a restart of the program. A refusal changes
- * nothing: `NOT_STARTED` before `start()`, `STOPPED` once `stop()` was called, `INVALID_CONFIG` for a config
- * built in code that the loader would have refused (its located `problems`).
+ * nothing: `NOT_STARTED` before `start()`, `STOPPED` once `stop()` was called (a stop that comes during a reload
+ * ends it too, and owns every server), `INVALID_CONFIG` for a config built in code that the loader would have
+ * refused (its located `problems`).
  */
 export type ReloadOutcome =
   | { ok: true; servers: ReloadServerResult[]; applied: SupervisorKey[]; needsRestart: SupervisorKey[] }
@@ -36,6 +37,8 @@ export interface ReloadHost {
    * one's waiting calls wait for its replacement.
    */
   stopServer(server: ServerConfig, replaced: boolean): Promise<void>;
+  /** Ends the hold `stopServer` put on a replaced server's waiters (the replacement will not come). */
+  release(id: string): void;
   /** Takes the server's actor out of the supervisor (and the facade stops following it). */
   remove(id: string, replaced: boolean): void;
   /** Makes the new config the fleet's: the registry, prompts, resources and tasks follow its servers. */
@@ -82,6 +85,11 @@ export class Reloader {
       (s) => change.get(s.id) === 'removed' || change.get(s.id) === 'changed',
     );
     await Promise.all(leaving.map((s) => host.stopServer(s, change.get(s.id) === 'changed')));
+    // A stop() that came meanwhile owns every server now: the reload ends here, and lets the stop hear them.
+    if (host.stopped()) {
+      for (const s of leaving) host.release(s.id);
+      return { ok: false, code: 'STOPPED', message: 'supervisor is stopped' };
+    }
     for (const s of leaving) host.remove(s.id, change.get(s.id) === 'changed');
     host.adopt(next, diff);
     if (diff.applied.includes('strategy') || diff.applied.includes('limit')) host.setPolicy(next);
@@ -90,10 +98,8 @@ export class Reloader {
     );
     for (const s of joining) host.add(s, diff.order);
     const settled = new Map<string, ServerState | undefined>();
-    if (!host.stopped()) {
-      const enabled = joining.filter((s) => !s.disabled);
-      await Promise.all(enabled.map(async (s) => settled.set(s.id, await host.startServer(s))));
-    }
+    const enabled = joining.filter((s) => !s.disabled);
+    await Promise.all(enabled.map(async (s) => settled.set(s.id, await host.startServer(s))));
     const servers = diff.servers.map(({ id, change: c }): ReloadServerResult => {
       const state = c === 'removed' ? undefined : (settled.get(id) ?? host.state(id));
       return { id, action: actionOf(c, next.servers.find((s) => s.id === id) ?? old.get(id)!, state), state };
