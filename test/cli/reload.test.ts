@@ -1,7 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allGone,
@@ -129,9 +132,14 @@ describe('run --watch', () => {
 });
 
 describe('serve: a reload under load', () => {
-  it('calls back to back to an unchanged server lose nothing; clients hear tools/list_changed', async () => {
+  it('calls back to back to an unchanged server lose nothing; clients hear tools/ and resources/list_changed', async () => {
     const dir = cli.tempDir();
-    const config = writeFixtureConfig(dir, three);
+    // The removed server offers a resource: its leaving changes the resource list too.
+    const config = writeFixtureConfig(dir, [
+      { id: 'keep' },
+      { id: 'chg' },
+      { id: 'gone', flags: ['--resources', '1'] },
+    ]);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'serve', config, '--trust-all'],
@@ -146,14 +154,20 @@ describe('serve: a reload under load', () => {
     const client = new Client({ name: 'reload-test', version: '1.0.0' });
     clients.push(client);
     let changed = 0;
+    let resourcesChanged = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       changed++;
+    });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+      resourcesChanged++;
     });
     await client.connect(transport);
     if (transport.pid) cli.trackPid(transport.pid);
     await client.listTools();
+    expect((await client.listResources()).resources).toHaveLength(1);
     const keep = await pidOf(dir, 'keep');
     const before = changed;
+    const resourcesBefore = resourcesChanged;
 
     let done = false;
     const texts: string[] = [];
@@ -185,5 +199,8 @@ describe('serve: a reload under load', () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['add.echo', 'keep.echo', 'chg.tool_1', 'chg.tool_2']));
     expect(names.some((n) => n.startsWith('gone.'))).toBe(false);
+    while (resourcesChanged === resourcesBefore && Date.now() < end2 + 5000) await sleep(25);
+    expect(resourcesChanged).toBeGreaterThan(resourcesBefore);
+    expect((await client.listResources()).resources).toEqual([]);
   }, 40_000);
 });
