@@ -84,6 +84,8 @@ export class Reloader {
     const leaving = before.servers.filter(
       (s) => change.get(s.id) === 'removed' || change.get(s.id) === 'changed',
     );
+    // A changed server that was not running (disabled, stopped by hand, failed) is started, not restarted.
+    const wasDown = new Set(leaving.filter((s) => DOWN.has(host.state(s.id) ?? 'stopped')).map((s) => s.id));
     await Promise.all(leaving.map((s) => host.stopServer(s, change.get(s.id) === 'changed')));
     // A stop() that came meanwhile owns every server now: the reload ends here, and lets the stop hear them.
     if (host.stopped()) {
@@ -102,11 +104,14 @@ export class Reloader {
     await Promise.all(enabled.map(async (s) => settled.set(s.id, await host.startServer(s))));
     const servers = diff.servers.map(({ id, change: c }): ReloadServerResult => {
       const state = c === 'removed' ? undefined : (settled.get(id) ?? host.state(id));
-      return { id, action: actionOf(c, next.servers.find((s) => s.id === id) ?? old.get(id)!, state), state };
+      const server = next.servers.find((s) => s.id === id) ?? old.get(id)!;
+      return { id, action: actionOf(c === 'changed' && wasDown.has(id) ? 'added' : c, server, state), state };
     });
     return { ok: true, servers, applied: diff.applied, needsRestart: diff.needsRestart };
   }
 }
+
+const DOWN = new Set<ServerState>(['stopped', 'failed', 'untrusted']);
 
 function actionOf(
   change: ConfigDiff['servers'][number]['change'],

@@ -154,6 +154,13 @@ describe('Supervisor.reload on a running fleet of real processes', () => {
       needsRestart: [],
     });
     expect(sup.actor.getSnapshot().context.books.strategy).toBe('one_for_all');
+    // A changed server that was not running (stopped by hand) is started with its new definition.
+    sup.stopServer('b');
+    await eventually(() => sup.status()[0]?.state === 'stopped', 5000, 'b stopped');
+    const third = await sup.reload(
+      fleetConfig([fixtureServer('b', ['--tools', '1'])], { strategy: 'one_for_all', separator: '__' }),
+    );
+    expect(third).toMatchObject({ ok: true, servers: [{ id: 'b', action: 'started', state: 'ready' }] });
     const bad = fleetConfig([fixtureServer('b', ['a\0b'])]);
     expect(await sup.reload(bad)).toMatchObject({ ok: false, code: 'INVALID_CONFIG' });
     expect(sup.status().map((s) => s.id)).toEqual(['b']);
