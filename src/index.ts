@@ -168,3 +168,16 @@ export type { CallRecord } from './supervisor/call-records.js';
 export { type StatechartGraph, toStatechart } from './inspector/statechart.js';
 export { serverMachine } from './machines/server.machine.js';
 export { supervisorMachine } from './machines/supervisor.machine.js';
+
+// Metrics and traces (docs/observability.md): a fleet's Prometheus metrics in a registry of their own, and what
+// they read of each server; spans go through @opentelemetry/api to whatever SDK the host registers.
+export { DEFAULT_CALL_BUCKETS } from './metrics/fleet-counters.js';
+export { SERVER_STATES } from './metrics/fleet-gauges.js';
+export {
+  METRICS_PREFIX,
+  type MetricsSource,
+  type SupervisorMetrics,
+  type SupervisorMetricsOptions,
+  supervisorMetrics,
+} from './metrics/supervisor-metrics.js';
+export type { ServerLoad } from './supervisor/server-load.js';
