@@ -103,6 +103,9 @@ function firstEvent(text: string): string | undefined {
 
 /** The status of a body that is one JSON-RPC error response HTTP gives a status to; undefined for anything else. */
 function errorStatusOf(text: string): number | undefined {
+  // The SDK wrote it with JSON.stringify, so an error member is spelled so: a result (nearly every answer) is not
+  // parsed a second time.
+  if (!text.includes('"error"')) return undefined;
   let message: unknown;
   try {
     message = JSON.parse(text);

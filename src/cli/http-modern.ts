@@ -13,6 +13,7 @@ import {
 } from './gateway-era.js';
 import type { Caller } from './http-auth.js';
 import { answerDeferred } from './http-deferred.js';
+import { GatewayPool } from './http-gateway-pool.js';
 import { decodeParam, paramHeaderProblem } from './http-param-headers.js';
 
 /** The methods whose `Mcp-Name` header mirrors a field of the body, and which field. */
@@ -41,12 +42,22 @@ export interface Refusal {
 
 /**
  * 2026 requests over HTTP: no session, so each POST gets its own Gateway over the shared fleet and a stateless
- * SDK transport, closed when the response ends (its head held back until the first message: http-deferred.ts).
+ * SDK transport, closed when the response ends (its head held back until the first message: http-deferred.ts);
+ * the Gateway of a `tools/call` answered whole is kept for the next one (http-gateway-pool.ts).
  * Nothing of a client is kept between its requests, so any `serve --http` replica over the same config answers
  * any of them.
  */
 export class ModernRequests {
-  constructor(private readonly opts: ModernOptions) {}
+  private readonly pool: GatewayPool;
+
+  constructor(private readonly opts: ModernOptions) {
+    this.pool = new GatewayPool(opts.gateway);
+  }
+
+  /** Closes the Gateways kept for reuse; idempotent. */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
 
   async handle(
     caller: Caller | undefined,
@@ -67,15 +78,25 @@ export class ModernRequests {
       if (req.rawHeaders[i]!.toLowerCase() === 'mcp-protocol-version')
         req.rawHeaders[i + 1] = LATEST_PROTOCOL_VERSION;
     req.headers['mcp-protocol-version'] = LATEST_PROTOCOL_VERSION;
-    const gateway = this.opts.gateway(caller);
+    const reusable = isPlainToolCall(body);
+    const gateway = reusable ? this.pool.take(caller) : this.opts.gateway(caller);
     // No session id generator: the SDK transport is then stateless (no Mcp-Session-Id, no initialize needed).
     const transport = new WebStandardStreamableHTTPServerTransport({
       enableJsonResponse: this.opts.jsonResponse,
     });
-    res.once('close', () => void gateway.close());
+    let answered = false;
+    res.once('close', () => {
+      // Not answered whole (the client went away mid-call, or a failure): its handler may still be at work.
+      if (!reusable || !answered || !res.writableFinished) return void gateway.close();
+      transport.close().then(
+        () => this.pool.give(caller, gateway),
+        () => void gateway.close(),
+      );
+    });
     await gateway.connect(transport);
     // The head waits for the first message, so an error the revision gives a status to (a server's −32021) gets it.
     await answerDeferred(transport, req, res, body);
+    answered = true;
   }
 }
 
@@ -131,6 +152,12 @@ export function checkModern(
     typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined,
   );
   return problem === undefined ? undefined : mismatch(problem);
+}
+
+/** A `tools/call` that asks for no task: the one kind of request that leaves nothing in its Gateway. */
+function isPlainToolCall(body: unknown): boolean {
+  const msg = body as { method?: unknown; params?: { task?: unknown } };
+  return msg.method === 'tools/call' && msg.params?.task === undefined;
 }
 
 function header(headers: IncomingMessage['headers'], name: string): string | undefined {

@@ -65,6 +65,37 @@ describe('serve --http with serve.auth', () => {
     expect([refused.isError, text(refused)]).toEqual([true, 'ERROR: forbidden: missing scopes: mcp.read']);
   }, 30_000);
 
+  it('checks every 2026 stateless call against its own token’s scopes, in any order', async () => {
+    const MODERN = '2026-07-28';
+    const call = async (token: string, id: number) => {
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      };
+      const params = { name: 'fx.echo', arguments: { text: `call ${id}` }, _meta: meta };
+      const r = await raw(serve.url, {
+        method: 'POST',
+        headers: {
+          ...MCP_POST,
+          ...bearer(token),
+          'MCP-Protocol-Version': MODERN,
+          'Mcp-Method': 'tools/call',
+          'Mcp-Name': 'fx.echo',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+      });
+      expect(r.status).toBe(200);
+      return text((JSON.parse(r.body) as { result: object }).result);
+    };
+    // Alternating, and A twice in a row: whatever serve keeps between calls, B never gets A's scopes.
+    expect(await call(A, 1)).toBe('call 1');
+    expect(await call(B, 2)).toBe('ERROR: forbidden: missing scopes: mcp.read');
+    expect(await call(A, 3)).toBe('call 3');
+    expect(await call(A, 4)).toBe('call 4');
+    expect(await call(B, 5)).toBe('ERROR: forbidden: missing scopes: mcp.read');
+  }, 30_000);
+
   it('binds a session to its token: another token cannot use it', async () => {
     const { transport } = await httpClient(serve.url, clients, { headers: bearer(A) });
     const list = (token: string) =>
