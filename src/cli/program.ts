@@ -45,6 +45,12 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
       parsePort,
     )
     .option('--watch', 'reload when the config file or a manifest it names changes (as SIGHUP does)')
+    .option(
+      '--metrics <host:port>',
+      'serve Prometheus metrics at http://HOST:PORT/metrics (:PORT or PORT bind 127.0.0.1; port 0 picks one)',
+      parseHttpAddress,
+    )
+    .option('--metrics-public', 'with --metrics: allow a non-loopback address (metrics have no auth)')
     .action(async (config: string, flags: RunFlags) =>
       setCode(await (await import('./run.js')).runCommand(config, flags)),
     );
@@ -55,7 +61,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .option(...SCOPES_OPTION)
     .option(
       '--http <host:port>',
-      'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (:PORT or PORT bind 127.0.0.1; port 0 picks one)',
+      'serve Streamable HTTP at http://HOST:PORT/mcp (and metrics at /metrics) instead of stdio (:PORT or PORT bind 127.0.0.1; port 0 picks one)',
       parseHttpAddress,
     )
     .option('--json-response', 'with --http: answer each POST with one JSON body, not an SSE stream')

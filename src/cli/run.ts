@@ -2,6 +2,7 @@ import type { FleetPhase } from '../inspector/page-data.js';
 import { toStatechart } from '../inspector/statechart.js';
 import { startUiServer, type UiServer } from '../inspector/ui-server.js';
 import { serverMachine } from '../machines/server.machine.js';
+import { supervisorMetrics } from '../metrics/supervisor-metrics.js';
 import type { ServerLogs } from '../supervisor/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
@@ -10,6 +11,8 @@ import { type CloseControl, openFleetControl } from './control-open.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { type FleetReload, fleetReload } from './fleet-reload.js';
+import type { HttpAddress } from './http-address.js';
+import { type MetricsServer, startMetricsServer } from './metrics-http.js';
 import { openFleet } from './open-fleet.js';
 import { terminalAsk } from './prompt.js';
 import { lineReporter, type Reporter, tableReporter } from './reporter.js';
@@ -23,6 +26,9 @@ export interface RunFlags extends FleetFlags {
   stately?: true | number;
   /** `--watch`: reload when the config file or one of its manifests changes. */
   watch?: boolean;
+  /** `--metrics HOST:PORT`: Prometheus metrics at `/metrics`; `--metrics-public` allows a non-loopback host. */
+  metrics?: HttpAddress;
+  metricsPublic?: boolean;
 }
 
 /**
@@ -40,6 +46,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     : lineReporter(flags.logFormat);
   let stately: StatelyHook | undefined;
   let ui: UiServer | undefined;
+  let metrics: MetricsServer | undefined;
   let closeControl: CloseControl | undefined;
   let reload: FleetReload | undefined;
   let unwatch: (() => void) | undefined;
@@ -60,6 +67,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
       stopped = true;
       await closeControl?.();
       await ui?.close();
+      await metrics?.close();
       stately?.stop();
       reporter.log('info', 'stopped');
       reporter.stop();
@@ -93,6 +101,15 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     fleet.subscribe((e) => {
       if (e.type === 'escalated') shutdown(EXIT_FAILURE);
     });
+    if (flags.metrics) {
+      metrics = await startMetricsServer(supervisorMetrics(fleet), flags.metrics, {
+        public: flags.metricsPublic,
+        allowedHosts: config.serve?.allowedHosts,
+        onWarn: (m) => reporter.log('warn', m),
+      });
+      if (!tty) reporter.log('info', `metrics at ${metrics.url}`, { url: metrics.url });
+      else process.stderr.write(`metrics at ${metrics.url}\n`);
+    }
     const reloadFleet = fleetReload(fleet, configPath, reporter);
     closeControl = await openFleetControl(fleet, configPath, flags, reporter, 'run', reloadFleet);
     if (flags.ui !== undefined) {

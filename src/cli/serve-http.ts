@@ -1,6 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { supervisorMetrics } from '../metrics/supervisor-metrics.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { openFleetControl } from './control-open.js';
 import { CliError, usageError } from './errors.js';
@@ -15,6 +16,7 @@ import { hostGuard } from './http-guard.js';
 import { ModernRequests } from './http-modern.js';
 import { HttpSessions } from './http-sessions.js';
 import { loadTokens } from './http-tokens.js';
+import { withMetrics } from './metrics-http.js';
 import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
 import { DEFAULT_SERVE_RESULT_BYTES } from './result-cap.js';
@@ -88,19 +90,26 @@ export async function serveHttpCommand(
   });
 
   let stopping = false;
+  const metrics = supervisorMetrics(sup);
   const http = createServer();
   const port = await listen(http, address);
   // The allowlist names the port, known only now; no request can arrive before this turn of the loop ends.
+  const guard = hostGuard(address.host, port, config.serve ?? {});
+  const verifier = tokens && tokenVerifier(tokens);
   http.on(
     'request',
-    frontHandler({
-      guard: hostGuard(address.host, port, config.serve ?? {}),
-      verifier: tokens && tokenVerifier(tokens),
-      sessions,
-      modern,
-      health: () => healthReport(sup.status(), stopping),
-      onWarn,
-    }),
+    // `/metrics` on the same port, behind the same Host check and tokens as `/mcp`.
+    withMetrics(
+      frontHandler({
+        guard,
+        verifier,
+        sessions,
+        modern,
+        health: () => healthReport(sup.status(), stopping),
+        onWarn,
+      }),
+      { metrics, guard, verifier, onWarn },
+    ),
   );
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
   const reload = fleetReload(sup, configPath, reporter);
