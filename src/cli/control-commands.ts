@@ -1,6 +1,7 @@
 import { request } from '../control/client.js';
 import type { ControlAnswer } from '../control/protocol.js';
 import { formatProblem } from '../registry/located-yaml.js';
+import { controlLog } from './control-log.js';
 import { ask, findTarget, refused, type TargetFlags } from './control-target.js';
 import { CliError } from './errors.js';
 
@@ -24,7 +25,9 @@ export async function serverVerbCommand(
     return answer.ok ? 0 : 1;
   }
   if (!answer.ok) throw refused(answer, id);
-  process.stderr.write(`${id}: ${DONE[verb]}\n`);
+  const log = controlLog(flags.logFormat);
+  if (log) log.log('info', DONE[verb], { event: verb, server: id });
+  else process.stderr.write(`${id}: ${DONE[verb]}\n`);
   return 0;
 }
 
@@ -48,14 +51,41 @@ export async function reloadCommand(flags: TargetFlags): Promise<number> {
     process.stdout.write(`${JSON.stringify(answer)}\n`);
     return answer.ok ? 0 : 1;
   }
+  const log = controlLog(flags.logFormat);
+  if (!answer.ok && answer.code === 'INVALID_CONFIG' && log) {
+    const problems = answer.problems ?? [];
+    log.log('error', 'reload refused: the config has problems; nothing changed', {
+      event: 'reload_refused',
+      problems: problems.length,
+    });
+    for (const p of problems)
+      log.log('error', formatProblem(p), {
+        event: 'reload_problem',
+        file: p.source,
+        line: p.line,
+        col: p.col,
+        field: p.path || undefined,
+      });
+    return 1;
+  }
   if (!answer.ok && answer.code === 'INVALID_CONFIG') {
     for (const p of answer.problems ?? []) process.stderr.write(`${formatProblem(p)}\n`);
     process.stderr.write('reload refused: the config has problems; nothing changed\n');
     return 1;
   }
   if (!answer.ok) throw refused(answer);
-  process.stderr.write(reloadReport(answer));
+  if (log) log.log('info', 'reloaded', { event: 'reload', ...reloadFields(answer) });
+  else process.stderr.write(reloadReport(answer));
   return 0;
+}
+
+/** What a reload did as log fields: the servers of each action, and what needs a restart, as lists. */
+function reloadFields(answer: Extract<ControlAnswer, { ok: true }>): Record<string, string[] | undefined> {
+  const data = answer.data as { servers: Array<{ id: string; action: string }>; needsRestart: string[] };
+  const fields: Record<string, string[] | undefined> = {};
+  for (const s of data.servers) fields[s.action] = [...(fields[s.action] ?? []), s.id];
+  if (data.needsRestart.length > 0) fields['needs_restart'] = data.needsRestart;
+  return fields;
 }
 
 /** One line per server a reload touched (and what needs a restart of the program), for people. */

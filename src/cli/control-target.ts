@@ -3,6 +3,7 @@ import { request } from '../control/client.js';
 import type { ControlAnswer, InstanceInfo } from '../control/protocol.js';
 import { socketFiles } from '../control/socket-dir.js';
 import { CliError } from './errors.js';
+import type { LogFormat } from './logfmt.js';
 import { stateDirPath } from './store-path.js';
 
 /** The flags every control command takes to find its fleet. */
@@ -10,6 +11,8 @@ export interface TargetFlags {
   stateDir?: string;
   config?: string;
   json?: boolean;
+  /** `--log-format`: what the command reports on stderr as structured lines instead of text for people. */
+  logFormat?: LogFormat;
 }
 
 export interface Target {

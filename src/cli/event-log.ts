@@ -67,9 +67,9 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
         fields: {
           event: 'tools',
           server: e.server,
-          added: e.added.join(',') || undefined,
-          removed: e.removed.join(',') || undefined,
-          changed: e.changed.join(',') || undefined,
+          added: list(e.added),
+          removed: list(e.removed),
+          changed: list(e.changed),
         },
       };
     case 'refused':
@@ -89,8 +89,8 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
         fields: {
           event: 'prompts',
           server: e.server,
-          added: e.added.join(',') || undefined,
-          removed: e.removed.join(',') || undefined,
+          added: list(e.added),
+          removed: list(e.removed),
         },
       };
     case 'log':
@@ -108,8 +108,7 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
     case 'resources':
       return { level: 'info', fields: { event: 'resources', server: e.server } };
     case 'reload': {
-      const of = (action: string) =>
-        e.servers.flatMap((s) => (s.action === action ? [s.id] : [])).join(',') || undefined;
+      const of = (action: string) => list(e.servers.flatMap((s) => (s.action === action ? [s.id] : [])));
       return {
         level: e.needsRestart.length > 0 || of('untrusted') ? 'warn' : 'info',
         fields: {
@@ -119,8 +118,8 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
           stopped: of('stopped'),
           untrusted: of('untrusted'),
           unchanged: of('unchanged'),
-          applied: e.applied.join(',') || undefined,
-          needs_restart: e.needsRestart.join(',') || undefined,
+          applied: list(e.applied),
+          needs_restart: list(e.needsRestart),
         },
       };
     }
@@ -128,6 +127,11 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
 }
 
 const SEVERE = new Set(['error', 'critical', 'alert', 'emergency']);
+
+/** A list field: an array in JSON, comma-joined in logfmt; left out when empty. */
+function list(items: readonly string[]): readonly string[] | undefined {
+  return items.length > 0 ? items : undefined;
+}
 
 /**
  * Both ends of a stderr tail, newlines folded, short enough for one log line: the start is where a server that

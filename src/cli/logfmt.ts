@@ -1,5 +1,8 @@
-/** One value of a structured log line; undefined fields are left out. */
-export type LogValue = string | number | boolean | null | undefined;
+/**
+ * One value of a structured log line; undefined fields are left out. A list is a JSON array in `json` and its
+ * items joined by commas in logfmt, which has no lists.
+ */
+export type LogValue = string | number | boolean | null | undefined | readonly string[];
 
 export type LogFormat = 'logfmt' | 'json';
 
@@ -19,6 +22,7 @@ export function formatLogLine(format: LogFormat, fields: Record<string, LogValue
 
 function logfmtValue(v: Exclude<LogValue, undefined>): string {
   if (v === null) return 'null';
+  if (typeof v === 'object') return logfmtValue(v.join(','));
   if (typeof v !== 'string') return String(v);
   return BARE.test(v) ? v : JSON.stringify(v);
 }

@@ -1,8 +1,10 @@
 import { request } from '../control/client.js';
 import type { ControlStreamLine } from '../control/protocol.js';
 import type { LogEntry } from '../supervisor/server-logs.js';
+import { entryEvent } from './control-log.js';
 import { findTarget, refused, type TargetFlags } from './control-target.js';
 import { CliError } from './errors.js';
+import { EventLog } from './event-log.js';
 
 export interface LogsFlags extends TargetFlags {
   follow?: boolean;
@@ -14,8 +16,15 @@ export interface LogsFlags extends TargetFlags {
  */
 export async function logsCommand(id: string, flags: LogsFlags): Promise<number> {
   const target = await findTarget(flags);
+  // With --log-format the entries are printed as run logged them (on stdout: they are this command's output).
+  const lines =
+    flags.logFormat && !flags.json
+      ? new EventLog(flags.logFormat, (line) => void process.stdout.write(line))
+      : undefined;
   const print = (entry: LogEntry) =>
-    process.stdout.write(`${flags.json ? JSON.stringify(entry) : renderEntry(entry)}\n`);
+    lines
+      ? lines.event(entryEvent(id, entry))
+      : process.stdout.write(`${flags.json ? JSON.stringify(entry) : renderEntry(entry)}\n`);
   const entriesOf = (data: unknown) => (data as { entries: LogEntry[] }).entries;
   const r = await request(
     target.path,

@@ -172,7 +172,13 @@ function controlOptions(cmd: Command): Command {
   return cmd
     .option('--state-dir <dir>', "the running fleet's state directory (default as for run)")
     .option('--config <path>', "the running fleet's config file, when several run with one state directory")
-    .option('--json', 'print data (JSON) on stdout instead of text');
+    .option('--json', 'print data (JSON) on stdout instead of text')
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'what it reports on stderr (logs: the entries) as structured lines: logfmt or json',
+      ).argParser(parseLogFormat),
+    );
 }
 
 function fleetOptions(cmd: Command): Command {
@@ -216,11 +222,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv]);
     return code;
   } catch (err) {
-    return await report(err);
+    return await report(err, jsonLogs(argv));
   }
 }
 
-async function report(err: unknown): Promise<number> {
+/** Whether the command line asked for JSON log lines: then its last words are one too. */
+function jsonLogs(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === '--log-format=json' || (a === '--log-format' && argv[i + 1] === 'json'));
+}
+
+async function report(err: unknown, json: boolean): Promise<number> {
+  if (json && !(err instanceof CommanderError)) return (await import('./error-log.js')).logError(err);
   if (err instanceof CommanderError) {
     // Commander already printed its line; asked-for help and version succeed, help for a bare group is usage.
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version';

@@ -18,6 +18,13 @@ describe('formatLogLine', () => {
     ).toBe('level=info server=fx code=1 signal=null msg="a b" empty=""');
   });
 
+  it('writes a list as a JSON array in json, and its items joined by commas in logfmt', () => {
+    const fields = { event: 'tools', added: ['fx.echo', 'fx.add'] };
+    expect(JSON.parse(formatLogLine('json', fields))).toEqual(fields);
+    expect(formatLogLine('logfmt', fields)).toBe('event=tools added=fx.echo,fx.add');
+    expect(formatLogLine('logfmt', { names: ['a b', 'c'] })).toBe('names="a b,c"');
+  });
+
   it('drops undefined fields', () => {
     expect(formatLogLine('logfmt', { a: 'x', b: undefined })).toBe('a=x');
     expect(formatLogLine('json', { a: 'x', b: undefined })).toBe('{"a":"x"}');
