@@ -1,6 +1,7 @@
 // `serve --http` against the SDK's own Streamable HTTP server proxying the same fixture server, and a bare
 // node:http floor, each its own process, driven by the SDK client over Streamable HTTP in interleaved rounds
-// (medians). Run: node --import tsx bench/serve-http.ts   (HTTP_BENCH_PROFILE=DIR: serve runs with --cpu-prof there)
+// (medians). Run: node --import tsx bench/serve-http.ts   (HTTP_BENCH_PROFILE=DIR: serve runs with --cpu-prof there;
+// HTTP_BENCH_BASELINE=other/dist/cli/main.js: another build of serve runs beside, for before/after in one run)
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { CallRate } from './lib/call-rounds.js';
@@ -13,7 +14,7 @@ import {
   startSdkProxy,
   startServeHttp,
 } from './lib/http-contenders.js';
-import { type HttpFigures, renderServeHttp } from './lib/http-report.js';
+import { type HttpFigures, type HttpRates, renderServeHttp } from './lib/http-report.js';
 import { timedEcho } from './lib/http-rounds.js';
 import { interleave } from './lib/interleave.js';
 import { OURS_FROM, OURS_FROM_WHY } from './lib/ours.js';
@@ -31,10 +32,10 @@ export const SERVE_HTTP_PLAN = {
 
 const progress = (what: string) => process.stderr.write(`serve-http: ${what}\n`);
 
-type Who = 'serve' | 'modern' | 'sdk' | 'floor';
+type Who = 'serve' | 'modern' | 'sdk' | 'floor' | 'base' | 'baseModern';
 
-async function measure(plan: typeof SERVE_HTTP_PLAN, clients: Record<Who, Contender>) {
-  for (const c of Object.values(clients)) {
+async function measure(plan: typeof SERVE_HTTP_PLAN, clients: Partial<Record<Who, Contender>>) {
+  for (const c of Object.values(clients) as Contender[]) {
     // the JIT of all three processes settles over the first few hundred calls
     await timedEcho(c, plan.warmupMs / 2);
     await timedEcho(c, plan.warmupMs / 2, 16);
@@ -42,14 +43,14 @@ async function measure(plan: typeof SERVE_HTTP_PLAN, clients: Record<Who, Conten
   const each = (run: (c: Contender) => Promise<CallRate>) =>
     interleave(
       plan.rounds,
-      Object.fromEntries(Object.entries(clients).map(([k, c]) => [k, () => run(c)])) as Record<
+      Object.fromEntries(Object.entries(clients).map(([k, c]) => [k, () => run(c as Contender)])) as Record<
         Who,
         () => Promise<CallRate>
       >,
-    );
+    ) as Promise<HttpRates>;
   progress('sequential');
   const seq = await each((c) => timedEcho(c, plan.roundMs));
-  const par: Record<number, Record<Who, CallRate[]>> = {};
+  const par: Record<number, HttpRates> = {};
   for (const n of plan.inFlight) {
     progress(`${n} in flight`);
     par[n] = await each((c) => timedEcho(c, plan.roundMs, n));
@@ -64,6 +65,7 @@ export async function runServeHttpBench(
   const t0 = performance.now();
   const load = loadavg()[0] ?? 0;
   const profileDir = process.env.HTTP_BENCH_PROFILE;
+  const baseline = process.env.HTTP_BENCH_BASELINE;
   const servers: HttpServerProcess[] = [];
   const clients: Partial<Record<Who, Contender>> = {};
   try {
@@ -75,22 +77,33 @@ export async function runServeHttpBench(
       }),
       startSdkProxy(),
       startHttpFloor(),
+      ...(baseline ? [startServeHttp(OURS_FROM, { main: baseline })] : []),
     ]);
     for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
-    const [serve, sdk, floor] = servers as [HttpServerProcess, HttpServerProcess, HttpServerProcess];
+    const [serve, sdk, floor, base] = servers as [
+      HttpServerProcess,
+      HttpServerProcess,
+      HttpServerProcess,
+      HttpServerProcess?,
+    ];
     clients.serve = await sdkHttpClient(serve, 'fx.');
     clients.modern = await modernHttpClient(serve, 'fx.');
     clients.sdk = await sdkHttpClient(sdk, '');
     clients.floor = await sdkHttpClient(floor, '');
+    if (base) {
+      clients.base = await sdkHttpClient(base, 'fx.');
+      clients.baseModern = await modernHttpClient(base, 'fx.');
+    }
     progress(`started in ${((performance.now() - t0) / 1000).toFixed(1)} s; warming up`);
-    const calls = await measure(plan, clients as Record<Who, Contender>);
+    const calls = await measure(plan, clients);
     const figures: HttpFigures = {
       env: {
         node: process.version,
         cores: availableParallelism(),
         oursFrom: `${OURS_FROM}/ (${OURS_FROM_WHY})`,
+        ...(baseline ? { baseline } : {}),
         load,
       },
       plan,

@@ -61,12 +61,12 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /**
  * `mcp-supervisor serve CONFIG --http 127.0.0.1:0`, the real CLI (dist/ when `from` is dist, else the sources
- * through tsx) over one fixture server `fx` with health pings off, its trust store and state in a temp dir.
- * `nodeArgs` go to its node (`--cpu-prof`, say).
+ * through tsx; or another build's `main`) over one fixture server `fx` with health pings off, its trust store and
+ * state in a temp dir. `nodeArgs` go to its node (`--cpu-prof`, say).
  */
 export async function startServeHttp(
   from: 'dist' | 'src',
-  opts: { nodeArgs?: string[]; serveArgs?: string[] } = {},
+  opts: { nodeArgs?: string[]; serveArgs?: string[]; main?: string } = {},
 ): Promise<HttpServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sup-http-bench-'));
   const config = join(dir, 'fleet.yaml');
@@ -84,8 +84,11 @@ export async function startServeHttp(
     ].join('\n'),
   );
   mkdirSync(join(dir, 'state'));
-  const main =
-    from === 'dist' ? [join(root, 'dist/cli/main.js')] : ['--import', 'tsx', join(root, 'src/cli/main.ts')];
+  const main = opts.main
+    ? [opts.main]
+    : from === 'dist'
+      ? [join(root, 'dist/cli/main.js')]
+      : ['--import', 'tsx', join(root, 'src/cli/main.ts')];
   const args = [
     ...(opts.nodeArgs ?? []),
     ...main,

@@ -4,12 +4,16 @@ import type { CallRate } from './call-rounds.js';
 import { fmt, median } from './stats.js';
 import { markdownTable } from './table.js';
 
-/** Call rates of one kind of round: `serve` (2025 session), `modern` (serve, 2026 stateless), `sdk`, `floor`. */
-export type HttpRates = Record<'serve' | 'modern' | 'sdk' | 'floor', CallRate[]>;
+/**
+ * Call rates of one kind of round: `serve` (2025 session), `modern` (serve, 2026 stateless), `sdk`, `floor`; and
+ * `base`/`baseModern`, the same two through another build of serve when one was named (HTTP_BENCH_BASELINE).
+ */
+export type HttpRates = Record<'serve' | 'modern' | 'sdk' | 'floor', CallRate[]> &
+  Partial<Record<'base' | 'baseModern', CallRate[]>>;
 
 /** Everything one run measured, raw. */
 export interface HttpFigures {
-  env: { node: string; cores: number; oursFrom: string; load: number };
+  env: { node: string; cores: number; oursFrom: string; load: number; baseline?: string };
   plan: { rounds: number; roundMs: number; inFlight: readonly number[] };
   seq: HttpRates;
   par: Record<number, HttpRates>;
@@ -26,6 +30,7 @@ function perRound(a: readonly CallRate[], b: readonly CallRate[], f: (x: CallRat
 
 const cps = (x: CallRate) => x.callsPerS;
 const srv = (x: CallRate) => x.serverUsPerCall;
+const cli = (x: CallRate) => x.cpuUsPerCall;
 const med = (xs: readonly CallRate[], f: (x: CallRate) => number) => median(xs.map(f));
 const times = (x: number) => `${fmt(x, 2)}×`;
 
@@ -61,6 +66,7 @@ function rows(label: string, r: HttpRates): string[][] {
       '',
       `floor ${fmt(med(r.floor, cps), 0)}/s`,
     ],
+    ...baselineRows(r),
     [
       '   ↳ HTTP server main-thread CPU per call',
       `${fmt(med(r.serve, srv), 0)} µs (2026: ${fmt(med(r.modern, srv), 0)} µs)`,
@@ -68,6 +74,37 @@ function rows(label: string, r: HttpRates): string[][] {
       times(perRound(r.serve, r.sdk, srv)),
       '',
       `floor ${fmt(med(r.floor, srv), 0)} µs`,
+    ],
+    [
+      '   ↳ the client (this process) CPU per call',
+      `${fmt(med(r.serve, cli), 0)} µs (2026: ${fmt(med(r.modern, cli), 0)} µs)`,
+      `${fmt(med(r.sdk, cli), 0)} µs`,
+      '',
+      '',
+      `floor ${fmt(med(r.floor, cli), 0)} µs`,
+    ],
+  ];
+}
+
+/** The baseline build beside (before/after in one run): its calls/s, and this build's ÷ its, per round. */
+function baselineRows(r: HttpRates): string[][] {
+  if (!r.base || !r.baseModern) return [];
+  return [
+    [
+      '   ↳ baseline build: 2025 / 2026 calls/s',
+      `${fmt(med(r.base, cps), 0)} / ${fmt(med(r.baseModern, cps), 0)}`,
+      fmt(med(r.sdk, cps), 0),
+      `${times(perRound(r.base, r.sdk, cps))} / ${times(perRound(r.baseModern, r.sdk, cps))}`,
+      '',
+      `this ÷ baseline ${times(perRound(r.serve, r.base, cps))} / ${times(perRound(r.modern, r.baseModern, cps))}`,
+    ],
+    [
+      '   ↳ baseline build: server CPU per call, 2025 / 2026',
+      `${fmt(med(r.base, srv), 0)} / ${fmt(med(r.baseModern, srv), 0)} µs`,
+      `${fmt(med(r.sdk, srv), 0)} µs`,
+      '',
+      '',
+      `this ÷ baseline ${times(perRound(r.serve, r.base, srv))} / ${times(perRound(r.modern, r.baseModern, srv))}`,
     ],
   ];
 }
@@ -81,7 +118,7 @@ export function renderServeHttp(f: HttpFigures): string {
     if (r) table.push(...rows(`    ${n} in flight`, r));
   }
   const details = [
-    `- node ${f.env.node}, ${f.env.cores} cores, serve loaded from ${f.env.oursFrom}, load average ${fmt(f.env.load, 2)} at start, ${loadavg()
+    `- node ${f.env.node}, ${f.env.cores} cores, serve loaded from ${f.env.oursFrom}${f.env.baseline ? `, baseline build ${f.env.baseline}` : ''}, load average ${fmt(f.env.load, 2)} at start, ${loadavg()
       .map((x) => fmt(x, 2))
       .join(
         ' ',
