@@ -73,6 +73,7 @@ const PUBLIC = [
   'serverMachine',
   'startUiServer',
   'supervisorMachine',
+  'supervisorMetrics',
   'synthesizeNamespacedName',
   'toStatechart',
 ];
