@@ -1,6 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Context,
+  type ContextManager,
+  context,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -23,9 +32,36 @@ function register(): void {
   trace.setGlobalTracerProvider(provider);
 }
 
+/** The least context manager a host's SDK would register: the active context follows async calls. */
+class StorageContextManager implements ContextManager {
+  private readonly storage = new AsyncLocalStorage<Context>();
+  active(): Context {
+    return this.storage.getStore() ?? ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return this.storage.run(ctx, () => fn.call(thisArg, ...args));
+  }
+  bind<T>(_ctx: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.storage.disable();
+    return this;
+  }
+}
+
 afterEach(async () => {
   await fleet.reap();
   trace.disable();
+  context.disable();
   await provider?.shutdown();
   provider = undefined;
   for (const d of dirs.splice(0)) d.cleanup();
@@ -110,6 +146,22 @@ describe('OpenTelemetry spans', () => {
     await sup.callToolOutcome('fx.echo', { text: 'quiet' });
     expect(exporter.getFinishedSpans()).toEqual([]);
     expect(callMetas(log)[4]).toBeUndefined();
+  });
+
+  it('makes a call made inside a host span a child of it', async () => {
+    register();
+    context.setGlobalContextManager(new StorageContextManager());
+    const { sup } = fleet.create(fleetConfig([fixtureServer('fx')]));
+    await sup.start();
+    const host = trace.getTracer('host');
+    await host.startActiveSpan('handle request', async (outer) => {
+      await sup.callToolOutcome('fx.echo', { text: 'inside' });
+      outer.end();
+    });
+    const [outer] = named('handle request');
+    const [call] = named('tools/call echo');
+    expect(call!.spanContext().traceId).toBe(outer!.spanContext().traceId);
+    expect(call!.parentSpanContext?.spanId).toBe(outer!.spanContext().spanId);
   });
 
   it('makes a server.run span per process, an event per transition, its crash as an error', async () => {
