@@ -42,6 +42,7 @@ import type {
 import { identityRow, withProtocolVersion } from './server-identity.js';
 import { type ServerLoad, serverLoad } from './server-load.js';
 import { ServerWatch } from './server-watch.js';
+import { stopInReverse } from './stop-order.js';
 import { handlersOf, type SupervisorOptions } from './supervisor-options.js';
 import { listingNotice, talkNotice } from './talk-notices.js';
 import { Tracing } from './tracing.js';
@@ -260,12 +261,12 @@ export class Supervisor {
     this.resources.close();
     this.surface.close();
     if (this.started) {
-      for (const server of [...this.config.servers].reverse()) {
+      await stopInReverse(this.config.supervisor.strategy, this.config.servers, (server) => {
         this.actor.send({ type: 'STOP', id: server.id });
         // Bounded: whatever the machine does meanwhile, the actor's stop below takes every process with it.
         const bound = server.timeouts.shutdownMs + (this.options.stdinGraceMs ?? 1000) + 2000;
-        await this.watch.until(server.id, (state) => DOWN.has(state) || state === 'backoff', bound);
-      }
+        return this.watch.until(server.id, (state) => DOWN.has(state) || state === 'backoff', bound);
+      });
       this.actor.send({ type: 'STOP_ALL' });
       await this.connections.closeAll('stopped');
       this.actor.stop();
