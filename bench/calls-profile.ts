@@ -1,6 +1,6 @@
 // The call path alone, for profiling and quick comparisons: calls through Supervisor.callTool, a bare McpConnection
 // and the bare JSON-RPC loop, against the fixture, in interleaved rounds (no SDK, no large results).
-// Run: node --import tsx [--cpu-prof --cpu-prof-dir=prof] bench/calls-profile.ts [ours-only]
+// Run: node --import tsx [--cpu-prof --cpu-prof-dir=prof] bench/calls-profile.ts [ours-only|loop-only] [sequential]
 import { startBareLoop } from './lib/bare-loop.js';
 import { type CallRate, concurrentEcho, sequentialEcho } from './lib/call-rounds.js';
 import { type Contender, startBareConnection, startOurs } from './lib/contenders.js';
@@ -8,11 +8,13 @@ import { interleave } from './lib/interleave.js';
 import { OURS_FROM } from './lib/ours.js';
 import { fmt, median } from './lib/stats.js';
 
-const oursOnly = process.argv[2] === 'ours-only';
-const all: Record<string, Contender> = { ours: await startOurs('bypass') };
+const args = process.argv.slice(2);
+const sequentialOnly = args.includes('sequential');
+const all: Record<string, Contender> = {};
 try {
-  if (!oursOnly) {
-    all.conn = await startBareConnection();
+  if (!args.includes('loop-only')) all.ours = await startOurs('bypass');
+  if (!args.includes('ours-only')) {
+    if (!args.includes('loop-only')) all.conn = await startBareConnection();
     all.loop = await startBareLoop();
   }
   for (const c of Object.values(all)) {
@@ -25,18 +27,22 @@ try {
     5,
     each((c) => sequentialEcho(c, 2000)),
   );
-  const par = await interleave(
-    5,
-    each((c) => concurrentEcho(c, 4000, 64)),
-  );
+  const par = sequentialOnly
+    ? {}
+    : await interleave(
+        5,
+        each((c) => concurrentEcho(c, 4000, 64)),
+      );
   console.log(`ours from ${OURS_FROM}/`);
   for (const [label, r] of [
     ['sequential', seq],
     ['64 in flight', par],
   ] as const) {
     for (const k of Object.keys(all)) {
-      const xs = r[k]!;
-      const vsLoop = r.loop ? median(xs.map((x, i) => x.callsPerS / r.loop![i]!.callsPerS)) : Number.NaN;
+      const xs = (r as Record<string, CallRate[]>)[k];
+      if (!xs) continue;
+      const loop = (r as Record<string, CallRate[]>).loop;
+      const vsLoop = loop ? median(xs.map((x, i) => x.callsPerS / loop[i]!.callsPerS)) : Number.NaN;
       console.log(
         `${label.padEnd(13)} ${k.padEnd(5)} ${fmt(median(xs.map((x) => x.callsPerS)), 0).padStart(6)} calls/s, ` +
           `${fmt(median(xs.map((x) => x.cpuUsPerCall)), 1)} µs host CPU/call, ${fmt(vsLoop, 2)}× loop`,

@@ -57,10 +57,13 @@ export class PendingRequests {
   private readonly map = new Map<JsonRpcId, Pending>();
   /**
    * One timer for every request's deadline, armed for the earliest one; most calls share a timeout, so a call sent
-   * after another ends later and leaves the timer as it is. It is cleared once no request has a deadline.
+   * after another ends later and leaves the timer as it is. Once no request has a deadline it is left armed but
+   * unref'd (it holds no process open): one call at a time then neither clears nor re-creates it, and when it
+   * fires with nothing due it simply lapses.
    */
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
+  private timerHeld = false;
   private timed = 0;
   private readonly sweepNow = () => this.sweep();
 
@@ -158,10 +161,17 @@ export class PendingRequests {
 
   /** Arms the one timer for `deadline` unless it already fires sooner. */
   private schedule(deadline: number): void {
-    if (this.timer !== undefined && this.timerAt <= deadline) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) {
+      if (!this.timerHeld) {
+        this.timer.ref();
+        this.timerHeld = true;
+      }
+      if (this.timerAt <= deadline) return;
+      clearTimeout(this.timer);
+    }
     this.timerAt = deadline;
     this.timer = setTimeout(this.sweepNow, Math.max(0, deadline - Date.now()));
+    this.timerHeld = true;
   }
 
   /** Times out every request whose deadline passed, then arms the timer for the earliest one left. */
@@ -266,6 +276,10 @@ export class PendingRequests {
   /** Fails every open request at once (the server exited): nobody waits for a timeout that cannot help. */
   failAll(err: Error): void {
     for (const id of [...this.map.keys()]) this.take(id)?.reject(err);
+    // the connection is over: nothing will be sent again, so the lapsing timer goes too
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
   }
 
   private take(id: JsonRpcId): Pending | undefined {
@@ -273,9 +287,8 @@ export class PendingRequests {
     if (!p) return undefined;
     this.map.delete(id);
     if (p.deadline !== Number.POSITIVE_INFINITY && --this.timed === 0 && this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.timerAt = Number.POSITIVE_INFINITY;
+      this.timer.unref();
+      this.timerHeld = false;
     }
     if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);
     return p;

@@ -45,18 +45,13 @@ export class CallRecords {
 
   /** A flattened call (`callToolOutcome`). */
   outcome(name: string, run: () => Promise<CallOutcome>): Promise<CallOutcome> {
-    return this.time(name, run, (o) =>
-      o.ok ? { code: 'OK', bytes: Buffer.byteLength(o.text) } : { code: o.code, bytes: 0 },
-    );
+    // no async frame when nobody listens: the call's own promise is handed back as it is
+    return this.listeners.size === 0 ? run() : this.time(name, run, readOutcome);
   }
 
   /** A gateway's call (`callToolResult`): a failure's code is in the result's `_meta`. */
   result(name: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-    return this.time(name, run, (r) => {
-      const meta = r._meta?.[OUTCOME_CODE_META_KEY];
-      const code = typeof meta === 'string' ? meta : r.isError ? 'TOOL_ERROR' : 'OK';
-      return { code, bytes: code === 'OK' ? resultBytes(r) : 0 };
-    });
+    return this.listeners.size === 0 ? run() : this.time(name, run, readResult);
   }
 
   private async time<T>(
@@ -64,7 +59,6 @@ export class CallRecords {
     run: () => Promise<T>,
     read: (answer: T) => { code: string; bytes: number },
   ): Promise<T> {
-    if (this.listeners.size === 0) return run();
     const at = this.now();
     // Owned at its start: a reload that moves the name meanwhile does not move the call.
     const server = this.serverOf(name);
@@ -88,6 +82,16 @@ export class CallRecords {
     }
     return answer;
   }
+}
+
+function readOutcome(o: CallOutcome): { code: string; bytes: number } {
+  return o.ok ? { code: 'OK', bytes: Buffer.byteLength(o.text) } : { code: o.code, bytes: 0 };
+}
+
+function readResult(r: CallToolResult): { code: string; bytes: number } {
+  const meta = r._meta?.[OUTCOME_CODE_META_KEY];
+  const code = typeof meta === 'string' ? meta : r.isError ? 'TOOL_ERROR' : 'OK';
+  return { code, bytes: code === 'OK' ? resultBytes(r) : 0 };
 }
 
 function resultBytes(r: CallToolResult): number {

@@ -18,7 +18,7 @@ import {
   callToolResultOutcome as callResultOnConnection,
 } from '../protocol/tool-calls.js';
 import { checkScopes } from '../registry/scopes.js';
-import { checkCallInput, clampTimeout } from './call-input.js';
+import { type CallInput, checkCallInput, clampTimeout } from './call-input.js';
 import { progressOf } from './call-progress.js';
 import type { Connections } from './connections.js';
 import type { FleetTasks } from './fleet-tasks.js';
@@ -59,7 +59,8 @@ export class FleetCalls {
   /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
   async outcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
     try {
-      const target = await this.prepare(name, args, opts);
+      const prepared = this.prepare(name, args, opts);
+      const target = prepared instanceof Promise ? await prepared : prepared;
       if (!target.ok) return target;
       const { conn, tool, args: toolArgs } = target;
       const first = await callOnConnection(conn, tool.tool, toolArgs, target.call);
@@ -86,7 +87,8 @@ export class FleetCalls {
    */
   async result(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
     try {
-      const target = await this.prepare(name, args, opts);
+      const prepared = this.prepare(name, args, opts);
+      const target = prepared instanceof Promise ? await prepared : prepared;
       if (!target.ok) return outcomeResult(target);
       const { conn, tool, args: toolArgs, call } = target;
       const outcome = await withInputRounds(
@@ -133,7 +135,8 @@ export class FleetCalls {
     opts?: CallOptions,
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     try {
-      const target = await this.prepare(name, args, opts, true);
+      const prepared = this.prepare(name, args, opts, true);
+      const target = prepared instanceof Promise ? await prepared : prepared;
       if (!target.ok) return target;
       const params = { ...(target.args ? { arguments: target.args } : {}), name: target.tool.tool, task };
       const server = target.call.server ?? target.tool.server;
@@ -150,22 +153,16 @@ export class FleetCalls {
       : (opts.inputCapabilities ?? (this.deps.onInputRequired ? this.deps.inputCapabilities : undefined));
   }
 
-  /** Checks a call and waits for its server to be ready, or says why the call cannot be made. */
-  private async prepare(
+  /**
+   * Checks a call and waits for its server to be ready, or says why the call cannot be made. A call to a ready
+   * server (the usual case) is settled synchronously: no promise, no predicate, no microtask hop.
+   */
+  private prepare(
     rawName: unknown,
     rawArgs: unknown,
     rawOpts: unknown,
     asTask = false,
-  ): Promise<
-    | CallFailure
-    | {
-        ok: true;
-        conn: McpConnection;
-        tool: ExposedTool;
-        args: Record<string, unknown> | undefined;
-        call: SettledCall;
-      }
-  > {
+  ): Prepared | Promise<Prepared> {
     const input = checkCallInput(rawName, rawArgs, rawOpts);
     if (!input.ok) return input;
     const { name, opts } = input;
@@ -178,11 +175,24 @@ export class FleetCalls {
       return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
     const timeoutMs = opts.timeoutMs ?? clampTimeout(server.timeouts.callMs);
     const deadline = Date.now() + timeoutMs;
-    // a ready server (the usual case) is not waited for: no predicate, no promise
-    const state =
-      this.deps.watch.stateOf(server.id) === 'ready'
-        ? 'ready'
-        : await this.deps.watch.until(server.id, readyOrDown, timeoutMs, opts.signal);
+    if (this.deps.watch.stateOf(server.id) === 'ready')
+      return this.target(input, server, where, timeoutMs, deadline, asTask);
+    return this.deps.watch
+      .until(server.id, readyOrDown, timeoutMs, opts.signal)
+      .then((state) => this.target(input, server, where, timeoutMs, deadline, asTask, state));
+  }
+
+  /** The rest of {@link prepare}, once the server's state is known. */
+  private target(
+    input: CallInput & { ok: true },
+    server: ServerConfig,
+    where: { server: string; tool: string },
+    timeoutMs: number,
+    deadline: number,
+    asTask: boolean,
+    state: string | undefined = 'ready',
+  ): Prepared {
+    const { name, opts } = input;
     if (state !== 'ready') {
       if (opts.signal?.aborted)
         return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
@@ -232,6 +242,16 @@ export class FleetCalls {
     return { ok: true, conn, tool, args: input.args, call };
   }
 }
+
+type Prepared =
+  | CallFailure
+  | {
+      ok: true;
+      conn: McpConnection;
+      tool: ExposedTool;
+      args: Record<string, unknown> | undefined;
+      call: SettledCall;
+    };
 
 function taskSupportOf(tool: ExposedTool): unknown {
   const execution = tool.definition?.execution;

@@ -147,7 +147,7 @@ describe('PendingRequests', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('an answer before the timeout clears the timer: no cancel, no onTimeout', async () => {
+  it('an answer before the timeout: the timer lapses at its time without a cancel or onTimeout, and is not re-armed', async () => {
     vi.useFakeTimers();
     const w = writer();
     const pending = new PendingRequests(w.write);
@@ -155,9 +155,31 @@ describe('PendingRequests', () => {
     const p = pending.send('ping', undefined, { timeoutMs: 100 }, onTimeout);
     pending.settle(0, { jsonrpc: '2.0', id: 0, result: {} });
     await expect(p).resolves.toEqual({});
+    // the next call reuses the armed timer rather than clearing and re-creating one
+    const q = pending.send('ping', undefined, { timeoutMs: 100 }, onTimeout);
+    expect(vi.getTimerCount()).toBe(1);
+    pending.settle(1, { jsonrpc: '2.0', id: 1, result: {} });
+    await expect(q).resolves.toEqual({});
+    vi.advanceTimersByTime(100);
     expect(vi.getTimerCount()).toBe(0);
     expect(onTimeout).not.toHaveBeenCalled();
     expect(cancels(w.sent)).toEqual([]);
+  });
+
+  it('with nothing timed left the armed timer holds no process open; a new timed request holds it again', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const pending = new PendingRequests(writer().write);
+    const p = pending.send('ping', undefined, { timeoutMs: 60_000 }, ignore);
+    expect(timers()).toBe(before + 1);
+    pending.settle(0, { jsonrpc: '2.0', id: 0, result: {} });
+    await p;
+    expect(timers()).toBe(before);
+    const q = pending.send('ping', undefined, { timeoutMs: 60_000 }, ignore);
+    expect(timers()).toBe(before + 1);
+    pending.failAll(new Error('exited'));
+    await q.catch(() => undefined);
+    expect(timers()).toBe(before);
   });
 
   it('an abort rejects with REQUEST_CANCELLED and sends notifications/cancelled with the reason', async () => {
@@ -242,7 +264,7 @@ describe('PendingRequests', () => {
     expect(await codeOf(pending.send('ping', undefined, noTimeout, ignore))).toBe('QUEUE_FULL');
   });
 
-  it('a write to a closed stream rejects with WRITE_FAILED and clears the timer', async () => {
+  it('a write to a closed stream rejects with WRITE_FAILED, and its deadline never fires', async () => {
     vi.useFakeTimers();
     const w = writer();
     w.state.outcome = 'closed';
@@ -250,8 +272,8 @@ describe('PendingRequests', () => {
     const onTimeout = vi.fn();
     expect(await codeOf(pending.send('ping', undefined, { timeoutMs: 100 }, onTimeout))).toBe('WRITE_FAILED');
     expect(pending.size).toBe(0);
-    expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(200);
+    expect(vi.getTimerCount()).toBe(0);
     expect(onTimeout).not.toHaveBeenCalled();
     expect(cancels(w.sent)).toEqual([]);
   });
