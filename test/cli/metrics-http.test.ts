@@ -70,7 +70,7 @@ describe('run --metrics', () => {
 });
 
 describe('serve --http /metrics', () => {
-  it('serves the fleet’s metrics on the same port, behind the same tokens', async () => {
+  it('serves the fleet’s metrics on the same port, behind the same tokens: calls, a crash, its restart', async () => {
     const dir = cli.tempDir();
     const token = 'metrics-token-0123456789abcdef';
     const config = writeFixtureConfig(
@@ -84,14 +84,23 @@ describe('serve --http /metrics', () => {
     await client.callTool({ name: 'fx.echo', arguments: { text: 'one' } });
     await client.callTool({ name: 'fx.fail', arguments: { message: 'two' } });
 
+    // A crash, then its restart: the next call waits for the server to be ready again.
+    const crashed = await client.callTool({ name: 'fx.crash', arguments: {} });
+    expect(crashed.isError).toBe(true);
+    await client.callTool({ name: 'fx.echo', arguments: { text: 'three' } });
+
     const none = await raw(serve.url, { path: '/metrics' });
     expect([none.status, none.headers['www-authenticate']]).toEqual([401, 'Bearer realm="mcp-supervisor"']);
     const answer = await raw(serve.url, { path: '/metrics', headers: auth });
     expect(answer.status).toBe(200);
     const s = parseScrape(answer.body);
-    expect(s.value('mcp_supervisor_calls_total', { server: 'fx', code: 'OK' })).toBe(1);
+    expect(s.value('mcp_supervisor_calls_total', { server: 'fx', code: 'OK' })).toBe(2);
     expect(s.value('mcp_supervisor_calls_total', { server: 'fx', code: 'TOOL_ERROR' })).toBe(1);
-    expect(s.value('mcp_supervisor_call_result_bytes_total', { server: 'fx' })).toBe(3);
+    expect(s.value('mcp_supervisor_calls_total', { server: 'fx', code: 'SERVER_EXITED' })).toBe(1);
+    expect(s.value('mcp_supervisor_call_result_bytes_total', { server: 'fx' })).toBe(3 + 5);
     expect(s.value('mcp_supervisor_server_state', { server: 'fx', state: 'ready' })).toBe(1);
+    expect(s.value('mcp_supervisor_server_exits_total', { server: 'fx', reason: 'exited' })).toBe(1);
+    expect(s.value('mcp_supervisor_server_restarts_total', { server: 'fx' })).toBe(1);
+    expect(answer.body).toMatch(/^mcp_supervisor_call_duration_seconds_count\{server="fx"\} 4$/m);
   }, 40_000);
 });
