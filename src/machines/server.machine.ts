@@ -61,6 +61,8 @@ export interface ServerMachineContext {
   generation: number;
   pid: number | undefined;
   tools: unknown[];
+  /** A re-list vetted while the first list was still being vetted: newer, so it wins when vetting ends. */
+  newerTools: unknown[] | null;
   /** Why we are ending the process: `requested` never counts as a failure; `failure` (wedged, start timeout) does. */
   stopKind: 'requested' | 'failure' | null;
   stopReason: string | null;
@@ -105,6 +107,7 @@ function freshRun(): Omit<ServerMachineContext, 'server' | 'generation' | `lastE
   return {
     pid: undefined,
     tools: [],
+    newerTools: null,
     stopKind: null,
     stopReason: null,
     wedged: false,
@@ -285,12 +288,18 @@ export const serverMachine = setup({
                   },
                 },
                 vetting: {
+                  on: {
+                    'PROC.TOOLS': { guard: 'current', actions: assign({ newerTools: ({ event }) => event.tools }) },
+                  },
                   invoke: {
                     src: 'vetTools',
                     input: ({ context }) => ({ server: context.server, tools: context.tools }),
                     onDone: {
                       target: '#server.running.ready',
-                      actions: assign({ tools: ({ event }) => event.output.tools }),
+                      actions: assign({
+                        tools: ({ context, event }) => context.newerTools ?? event.output.tools,
+                        newerTools: null,
+                      }),
                     },
                     onError: {
                       target: '#server.running.stopping',

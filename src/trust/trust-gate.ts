@@ -28,6 +28,8 @@ export class TrustGate {
   private store: Promise<TrustStore> | undefined;
   /** `approve` is asked one question at a time, launches in the order their checks began (config order). */
   private readonly queue = new ApprovalQueue();
+  /** The last tool check of each server, which the next one waits for. */
+  private readonly toolChecks = new Map<string, Promise<void>>();
 
   constructor(private readonly opts: TrustGateOptions) {}
 
@@ -61,9 +63,32 @@ export class TrustGate {
     }
   }
 
-  /** The tools a server may expose now: pinned at first sight, changed or added ones held until approved. */
-  async filterTools<T extends PinnableTool>(server: ServerConfig, tools: readonly T[]): Promise<T[]> {
+  /**
+   * The tools a server may expose now: pinned at first sight, changed or added ones held until approved. One
+   * server's checks run one after another: a re-list that overlapped the first listing's pinning would otherwise
+   * also see "first sight" and pin an added tool nobody was asked about.
+   */
+  filterTools<T extends PinnableTool>(server: ServerConfig, tools: readonly T[]): Promise<T[]> {
+    // The place in the approval line is taken now, so questions keep the order in which checks began.
     const place = this.queue.place();
+    const before = this.toolChecks.get(server.id) ?? Promise.resolve();
+    const run = before.then(() => this.filterToolsInTurn(place, server, tools));
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.toolChecks.set(server.id, settled);
+    void settled.then(() => {
+      if (this.toolChecks.get(server.id) === settled) this.toolChecks.delete(server.id);
+    });
+    return run;
+  }
+
+  private async filterToolsInTurn<T extends PinnableTool>(
+    place: ApprovalPlace,
+    server: ServerConfig,
+    tools: readonly T[],
+  ): Promise<T[]> {
     try {
       const store = await this.open();
       const record = store.get(server.id);

@@ -88,6 +88,18 @@ describe('server machine: vetting the tool list', () => {
     expect(h.actor.getSnapshot().context.tools).toEqual(['a']);
   });
 
+  it('a re-list vetted while the first list is still being vetted is the list the server is ready with', async () => {
+    const h = vetted(['a', 'b']);
+    h.actor.send({ type: 'START' });
+    await h.flush();
+    const generation = h.actor.getSnapshot().context.generation;
+    h.actor.send({ type: 'PROC.TOOLS', generation, tools: ['a', 'b', 'added'] });
+    h.answer(['a', 'b']);
+    await h.flush();
+    expect(serverStateOf(h.actor.getSnapshot())).toBe('ready');
+    expect(h.actor.getSnapshot().context.tools).toEqual(['a', 'b', 'added']);
+  });
+
   it('the budget still ends a handshake that never lists its tools', async () => {
     const clock = new SimulatedClock();
     const stops: string[] = [];

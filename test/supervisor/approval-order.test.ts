@@ -60,4 +60,15 @@ describe('approve is asked one server at a time', () => {
     expect(rec.asked.slice(3).sort()).toEqual(['tools:a', 'tools:b', 'tools:c']);
     expect(rec.overlaps()).toBe(0);
   });
+
+  it('a tool added the moment the first listing is answered is still asked about, never pinned unasked', async () => {
+    // The re-list that list_changed starts races the first listing's pinning; both once saw "first sight".
+    const rec = recordingApprove(() => 1);
+    const approve = async (r: ApprovalRequest) => (await rec.approve(r)) && r.kind === 'server';
+    const { sup } = f.create(fleetConfig([fixtureServer('a', ['--list-changed-after', '0'])]), { approve });
+    await sup.start();
+    await eventually(() => rec.asked.includes('tools:a'), 8000, 'the question about the added tool');
+    expect(rec.asked).toEqual(['server:a', 'tools:a']);
+    expect(sup.listTools().map((t) => t.name)).not.toContain('a.added_1');
+  });
 });
