@@ -6,6 +6,7 @@ import {
   SpanStatusCode,
   type Tracer,
 } from '@opentelemetry/api';
+import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import { type CallOutcome, OUTCOME_CODE_META_KEY, RPC_CODE_META_KEY } from '../protocol/call-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
@@ -59,7 +60,7 @@ export class CallSpans {
     tracer: Tracer,
     name: string,
     opts: CallOptions | undefined,
-    run: (opts: CallOptions) => Promise<CallOutcome>,
+    run: (opts: CallOptions | undefined) => Promise<CallOutcome>,
   ): Promise<CallOutcome> {
     const { span, traced } = this.start(tracer, name, opts);
     const outcome = await run(traced);
@@ -72,7 +73,7 @@ export class CallSpans {
     tracer: Tracer,
     name: string,
     opts: CallOptions | undefined,
-    run: (opts: CallOptions) => Promise<CallToolResult>,
+    run: (opts: CallOptions | undefined) => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
     const { span, traced } = this.start(tracer, name, opts);
     const result = await run(traced);
@@ -106,11 +107,17 @@ export class CallSpans {
       parentContext(opts?.trace),
     );
     const context = span.spanContext();
-    const traced: CallOptions = isSpanContextValid(context)
-      ? { ...opts, trace: childTrace(context, opts?.trace) }
-      : { ...opts };
+    // Options of the wrong shape go on as they came, for the call's own check to name (INVALID_CALL).
+    const traced =
+      wellFormed(opts) && isSpanContextValid(context)
+        ? { ...opts, trace: childTrace(context, opts?.trace) }
+        : opts;
     return { span, traced };
   }
+}
+
+function wellFormed(opts: unknown): boolean {
+  return opts === undefined || (isRecord(opts) && (opts['trace'] === undefined || isRecord(opts['trace'])));
 }
 
 function end(span: Span, ending: Ending): void {

@@ -140,12 +140,28 @@ describe('OpenTelemetry spans', () => {
     expect(named('tools/call echo')).toHaveLength(2);
     expect(metas[3]).toMatchObject({ traceparent: traceparent(named('tools/call echo')[1]!) });
 
+    // Options of the wrong shape are still the call's to refuse; a traceparent that is none is not a parent.
+    const junk = await sup.callToolOutcome('fx.echo', { text: 'x' }, 42 as never);
+    expect(junk).toMatchObject({ ok: false, code: 'INVALID_CALL' });
+    const badTrace = { trace: 'traceparent' } as never;
+    expect(await sup.callToolOutcome('fx.echo', { text: 'x' }, badTrace)).toMatchObject({
+      code: 'INVALID_CALL',
+    });
+    await sup.callToolOutcome(
+      'fx.echo',
+      { text: 'odd parent' },
+      { trace: { traceparent: 'not-a-traceparent' } },
+    );
+    const odd = named('tools/call echo').at(-1)!;
+    expect(odd.parentSpanContext).toBeUndefined();
+    expect(callMetas(log)[4]).toMatchObject({ traceparent: traceparent(odd) });
+
     // Unregistered, the API is a no-op again: no span, and nothing added to the request.
     trace.disable();
     exporter.reset();
     await sup.callToolOutcome('fx.echo', { text: 'quiet' });
     expect(exporter.getFinishedSpans()).toEqual([]);
-    expect(callMetas(log)[4]).toBeUndefined();
+    expect(callMetas(log)[5]).toBeUndefined();
   });
 
   it('makes a call made inside a host span a child of it', async () => {
