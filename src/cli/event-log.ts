@@ -83,6 +83,16 @@ export function eventRecord(e: SupervisorEvent): { level: LogLevel; fields: Reco
       };
     case 'escalated':
       return { level: 'error', fields: { event: 'escalated', reason: e.reason } };
+    case 'reload_refused':
+      return {
+        level: 'error',
+        fields: {
+          event: 'reload_refused',
+          code: e.code,
+          problems: e.problems.length,
+          msg: reloadRefusedText(e),
+        },
+      };
     case 'prompts':
       return {
         level: 'info',
@@ -142,4 +152,11 @@ export function lastLines(tail: string): string {
   if (folded.length <= TAIL_CHARS) return folded;
   const head = Math.floor(TAIL_CHARS * 0.6);
   return `${folded.slice(0, head)} … ${folded.slice(head - TAIL_CHARS)}`;
+}
+
+/** A refused reload, for people: a config with problems changes nothing (the problems follow on their own lines). */
+export function reloadRefusedText(e: Extract<SupervisorEvent, { type: 'reload_refused' }>): string {
+  return e.code === 'INVALID_CONFIG'
+    ? 'reload refused: the config has problems; nothing changed'
+    : `reload refused: ${e.message}`;
 }

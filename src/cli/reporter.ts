@@ -1,7 +1,7 @@
 import { describeSpawnError } from '../process/preflight.js';
 import type { SupervisorLogger } from '../supervisor/supervisor.js';
 import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
-import { EventLog, eventRecord, type LogLevel } from './event-log.js';
+import { EventLog, eventRecord, type LogLevel, reloadRefusedText } from './event-log.js';
 import { describeLinkError } from './link-text.js';
 import { LiveTable } from './live-table.js';
 import type { LogFormat, LogValue } from './logfmt.js';
@@ -97,6 +97,8 @@ export function describeEvent(e: SupervisorEvent): string | undefined {
       return `supervisor limit reached: ${e.reason}; stopping everything`;
     case 'reload':
       return reloadText(e);
+    case 'reload_refused':
+      return reloadRefusedText(e);
   }
 }
 

@@ -31,6 +31,7 @@ import { type CacheHint, ListHints } from './list-hints.js';
 import type { LogLevel, SetLevelOutcome } from './log-level.js';
 import type { InputOptions, PromptInputOptions } from './prompt-input.js';
 import { Reloader, type ReloadOutcome } from './reload.js';
+import { readReloadConfig } from './reload-file.js';
 import { reloadHost } from './reload-host.js';
 import type {
   ResourceListOutcome,
@@ -477,6 +478,11 @@ export class Supervisor {
     return this.control('startServer', id, 'START');
   }
 
+  /** Hears each tool call as it finishes (server, tool, duration, outcome code, result size); returns the unsubscribe. */
+  onCall(listener: (record: CallRecord) => void): () => void {
+    return this.callRecords.on(listener);
+  }
+
   /**
    * Applies a changed config to the running fleet (docs/embedding.md, "Reload"): unchanged servers keep running,
    * changed ones restart with their new definition (through the trust gate), removed ones stop, added ones start.
@@ -484,16 +490,35 @@ export class Supervisor {
    */
   async reload(config: SupervisorConfig): Promise<ReloadOutcome> {
     const outcome = await this.reloader.reload(config);
-    if (outcome.ok) {
-      const { servers, applied, needsRestart } = outcome;
-      this.emit({ type: 'reload', servers, applied, needsRestart, at: this.now() });
-    }
+    this.emitReload(outcome);
     return outcome;
   }
 
-  /** Hears each tool call as it finishes (server, tool, duration, outcome code, result size); returns the unsubscribe. */
-  onCall(listener: (record: CallRecord) => void): () => void {
-    return this.callRecords.on(listener);
+  /**
+   * Re-reads a config file and applies it as `reload` does; a file that does not load changes nothing and is
+   * refused `INVALID_CONFIG` with its located problems (and a `reload_refused` event). Never rejects for the file.
+   */
+  async reloadFile(path: string): Promise<ReloadOutcome> {
+    const read = await readReloadConfig(path);
+    if ('servers' in read) return this.reload(read);
+    this.emitReload(read);
+    return read;
+  }
+
+  private emitReload(outcome: ReloadOutcome): void {
+    if (outcome.ok) {
+      const { servers, applied, needsRestart } = outcome;
+      this.emit({ type: 'reload', servers, applied, needsRestart, at: this.now() });
+      return;
+    }
+    const problems = 'problems' in outcome ? outcome.problems : [];
+    this.emit({
+      type: 'reload_refused',
+      code: outcome.code,
+      message: outcome.message,
+      problems,
+      at: this.now(),
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ import type { SupervisorKey } from '../config/config-diff.js';
 import type { SpawnError } from '../process/preflight.js';
 import type { ExitInfo, LinkError } from '../process/server-process.js';
 import type { LinkKind } from '../protocol/server-link.js';
+import type { LocatedProblem } from '../registry/located-yaml.js';
 import type { NameKind } from '../registry/name-claims.js';
 import type { LogLevel } from './log-level.js';
 import type { ReloadServerResult } from './reload.js';
@@ -135,6 +136,14 @@ export type SupervisorEvent =
       servers: ReloadServerResult[];
       applied: SupervisorKey[];
       needsRestart: SupervisorKey[];
+      at: number;
+    }
+  /** A reload changed nothing: before start, after stop, or a config with problems (each located). */
+  | {
+      type: 'reload_refused';
+      code: 'NOT_STARTED' | 'STOPPED' | 'INVALID_CONFIG';
+      message: string;
+      problems: LocatedProblem[];
       at: number;
     };
 

@@ -102,7 +102,8 @@ describe('reloading a running fleet from its config file', () => {
       problems: [{ source: config, line: 5, path: 'servers.keep.restart.policy' }],
     });
     // The fleet logged the problems as events, and kept running as it was.
-    expect(run.stderr()).toMatch(/event=reload_refused .*trigger=control problems=1/);
+    expect(run.stderr()).toMatch(/msg=reloading .*trigger=control/);
+    expect(run.stderr()).toMatch(/event=reload_refused .*code=INVALID_CONFIG problems=1/);
     expect(run.stderr()).toMatch(/event=reload_problem .*line=5 .*field=servers\.keep\.restart\.policy/);
     expect(await pidOf(dir, 'keep')).toBe(keep);
     const status = JSON.parse((await cli.runCli(['status', '--config', config, '--json'])).stdout) as {

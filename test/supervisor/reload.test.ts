@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallOutcome } from '../../src/protocol/call-outcome.js';
 import type { ReloadOutcome } from '../../src/supervisor/reload.js';
@@ -166,5 +169,33 @@ describe('Supervisor.reload on a running fleet of real processes', () => {
     expect(sup.status().map((s) => s.id)).toEqual(['b']);
     await sup.stop();
     expect(await sup.reload(fleetConfig([]))).toMatchObject({ ok: false, code: 'STOPPED' });
+  });
+
+  it('reloadFile: a file that does not load changes nothing, and its located problems are a reload_refused event', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reload-file-'));
+    try {
+      const { sup, events } = f.create(fleetConfig([fixtureServer('a')]));
+      await sup.start();
+      const pid = pidOf(sup, 'a');
+      const path = join(dir, 'fleet.yaml');
+      writeFileSync(path, 'servers:\n  a:\n    command: node\n    restart:\n      policy: sometimes\n');
+      const outcome = await sup.reloadFile(path);
+      expect(outcome).toMatchObject({
+        ok: false,
+        code: 'INVALID_CONFIG',
+        problems: [{ source: path, line: 5 }],
+      });
+      expect(events.filter((e) => e.type === 'reload_refused')).toMatchObject([
+        { code: 'INVALID_CONFIG', problems: [{ source: path, line: 5, path: 'servers.a.restart.policy' }] },
+      ]);
+      expect(await sup.reloadFile(join(dir, 'missing.yaml'))).toMatchObject({
+        ok: false,
+        code: 'INVALID_CONFIG',
+        problems: [{ line: 1, col: 1 }],
+      });
+      expect(sup.status()).toMatchObject([{ id: 'a', state: 'ready', pid }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
