@@ -2,7 +2,13 @@
 // and the bare JSON-RPC loop, against the fixture, in interleaved rounds (no SDK, no large results).
 // Run: node --import tsx [--cpu-prof --cpu-prof-dir=prof] bench/calls-profile.ts [ours-only|loop-only] [sequential]
 import { startBareLoop } from './lib/bare-loop.js';
-import { type CallRate, concurrentEcho, sequentialEcho } from './lib/call-rounds.js';
+import {
+  type CallRate,
+  concurrentEcho,
+  SEQUENTIAL_SLICE,
+  sequentialEcho,
+  sequentialRounds,
+} from './lib/call-rounds.js';
 import { type Contender, startBareConnection, startOurs } from './lib/contenders.js';
 import { interleave } from './lib/interleave.js';
 import { OURS_FROM } from './lib/ours.js';
@@ -23,10 +29,7 @@ try {
   }
   const each = (f: (c: Contender) => Promise<CallRate>) =>
     Object.fromEntries(Object.entries(all).map(([k, c]) => [k, () => f(c)]));
-  const seq = await interleave(
-    5,
-    each((c) => sequentialEcho(c, 2000)),
-  );
+  const seq = await sequentialRounds(5, all, 2000, SEQUENTIAL_SLICE);
   const par = sequentialOnly
     ? {}
     : await interleave(

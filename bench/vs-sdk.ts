@@ -4,7 +4,15 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { startBareLoop } from './lib/bare-loop.js';
-import { bigResults, cappedOk, concurrentEcho, sequentialEcho, wholeOk } from './lib/call-rounds.js';
+import {
+  bigResults,
+  cappedOk,
+  concurrentEcho,
+  SEQUENTIAL_SLICE,
+  sequentialEcho,
+  sequentialRounds,
+  wholeOk,
+} from './lib/call-rounds.js';
 import { coldStartRounds } from './lib/cold-start.js';
 import { type Contender, connectSdk, startBareConnection, startOurs } from './lib/contenders.js';
 import { removeTrustStore } from './lib/fixture-fleet.js';
@@ -33,13 +41,17 @@ export const VS_SDK_PLAN: VsSdkPlan = {
   bigCount: 16,
   hugeBytes: 32 * MiB,
   hugeRounds: 3,
-  memorySizes: [1, 10],
+  // n = 1 only spreads one supervisor's fixed cost over one server; n = 10 and the 200 idle servers say what scales
+  memorySizes: [10],
   idleServers: 200,
   notificationBytes: 8 * MiB,
   restartRounds: 5,
 };
 
-const progress = (what: string) => process.stderr.write(`vs-sdk: ${what}\n`);
+const started = performance.now();
+/** What the run is doing now, with the seconds since it began (so a slow phase shows where the time goes). */
+const progress = (what: string) =>
+  process.stderr.write(`vs-sdk: ${what} (at ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 
 async function closeAll(cs: Array<Contender | undefined>): Promise<void> {
   await Promise.allSettled(cs.map((c) => c?.close()));
@@ -71,12 +83,7 @@ async function callPhase(plan: VsSdkPlan) {
     const anything = () => true;
     await bigResults(pipeOnly, 2, plan.bigBytes, anything);
     progress('sequential echo');
-    const seq = await interleave(plan.rounds, {
-      ours: () => sequentialEcho(all.ours, plan.sequentialCalls),
-      sdk: () => sequentialEcho(all.sdk, plan.sequentialCalls),
-      bare: () => sequentialEcho(all.bare, plan.sequentialCalls),
-      loop: () => sequentialEcho(all.loop, plan.sequentialCalls),
-    });
+    const seq = await sequentialRounds(plan.rounds, all, plan.sequentialCalls, SEQUENTIAL_SLICE);
     progress(`${plan.inFlight}-in-flight echo`);
     const par = await interleave(plan.rounds, {
       ours: () => concurrentEcho(all.ours, plan.concurrentCalls, plan.inFlight),
@@ -119,6 +126,7 @@ export async function runVsSdkBench(
     progress('32 MiB result');
     const hugeOurs = await oursHuge(plan.hugeBytes, plan.hugeRounds);
     const hugeSdk = await sdkHuge(plan.hugeBytes, 'default options');
+    progress('32 MiB result, SDK with maxBufferSize: 64 MiB');
     const hugeSdkRaised = await sdkHuge(plan.hugeBytes, 'maxBufferSize: 64 MiB', 64 * MiB);
     progress(`one ${plan.notificationBytes / MiB} MiB notification`);
     const notification = await largeNotificationRounds(plan.notificationBytes, plan.rounds);

@@ -2,6 +2,7 @@
 import { BenchError } from './bench-error.js';
 import type { Contender } from './contenders.js';
 import { type LoopCost, mainThreadCpuMs, measureLoop } from './loop.js';
+import { fullGc } from './memory.js';
 
 const MiB = 1024 * 1024;
 
@@ -99,4 +100,72 @@ export function cappedOk(answer: string): boolean {
 /** The SDK's: the whole text, exactly `bytes` long. */
 export function wholeOk(bytes: number): (answer: string) => boolean {
   return (answer) => answer.length === bytes;
+}
+
+/** Calls per slice in {@link sequentialSlices}: 100 sequential calls take 10–30 ms here. */
+export const SEQUENTIAL_SLICE = 100;
+
+/**
+ * One round of `calls` sequential echo calls through every contender, run in slices of `slice` calls that take
+ * turns (the first to go rotates each slice), each contender's time and CPU summed over its own slices. A
+ * sequential call is a round trip through two processes, so its rate follows the machine's load from second to
+ * second; slices a few ms long put every contender under the same load, which rounds a second apart do not.
+ */
+export async function sequentialSlices<K extends string>(
+  contenders: Record<K, Contender>,
+  calls: number,
+  slice: number,
+): Promise<Record<K, CallRate>> {
+  const keys = Object.keys(contenders) as K[];
+  const sums = keys.map(() => ({ wallMs: 0, cpuUs: 0, serverMs: 0 }));
+  let done = 0;
+  for (let s = 0; done < calls; s++) {
+    const n = Math.min(slice, calls - done);
+    for (let i = 0; i < keys.length; i++) {
+      const at = (i + s) % keys.length;
+      const c = contenders[keys[at]!];
+      const pid = c.pid();
+      const server0 = pid === undefined ? Number.NaN : mainThreadCpuMs(pid);
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (let j = 0; j < n; j++) await echoOnce(c, `hello ${done + j}`);
+      const wallMs = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      const sum = sums[at]!;
+      sum.wallMs += wallMs;
+      sum.cpuUs += cpu.user + cpu.system;
+      sum.serverMs += pid === undefined ? Number.NaN : mainThreadCpuMs(pid) - server0;
+    }
+    done += n;
+  }
+  return Object.fromEntries(
+    keys.map((k, i) => {
+      const { wallMs, cpuUs, serverMs } = sums[i]!;
+      return [
+        k,
+        {
+          callsPerS: calls / (wallMs / 1000),
+          cpuUsPerCall: cpuUs / calls,
+          serverUsPerCall: (serverMs * 1000) / calls,
+        },
+      ];
+    }),
+  ) as Record<K, CallRate>;
+}
+
+/** `rounds` rounds of {@link sequentialSlices}, a full GC before each, as `interleave` returns them. */
+export async function sequentialRounds<K extends string>(
+  rounds: number,
+  contenders: Record<K, Contender>,
+  calls: number,
+  slice: number,
+): Promise<Record<K, CallRate[]>> {
+  const keys = Object.keys(contenders) as K[];
+  const out = Object.fromEntries(keys.map((k) => [k, [] as CallRate[]])) as Record<K, CallRate[]>;
+  for (let r = 0; r < rounds; r++) {
+    fullGc();
+    const round = await sequentialSlices(contenders, calls, slice);
+    for (const k of keys) out[k].push(round[k]);
+  }
+  return out;
 }
