@@ -176,7 +176,7 @@ export class FleetCalls {
     const timeoutMs = opts.timeoutMs ?? clampTimeout(server.timeouts.callMs);
     const deadline = Date.now() + timeoutMs;
     if (this.deps.watch.stateOf(server.id) === 'ready')
-      return this.target(input, server, where, timeoutMs, deadline, asTask);
+      return this.target(input, server, where, timeoutMs, deadline, asTask, 'ready');
     return this.deps.watch
       .until(server.id, readyOrDown, timeoutMs, opts.signal)
       .then((state) => this.target(input, server, where, timeoutMs, deadline, asTask, state));
@@ -190,7 +190,8 @@ export class FleetCalls {
     timeoutMs: number,
     deadline: number,
     asTask: boolean,
-    state: string | undefined = 'ready',
+    // No default: a wait that timed out resolves undefined, which must not read as ready.
+    state: string | undefined,
   ): Prepared {
     const { name, opts } = input;
     if (state !== 'ready') {

@@ -159,6 +159,20 @@ describe('every call outcome carries its code', () => {
     expect(outcome.ok ? '' : outcome.message).toMatch(/^server 'down' is failed/);
   });
 
+  it('SERVER_DOWN, not UNKNOWN_TOOL, when the server is still starting at the call timeout', async () => {
+    const { sup } = f.create(
+      fleetConfig([
+        fixtureServer('slow', ['--hang-initialize'], {
+          timeouts: { startupMs: 30_000, callMs: 200, shutdownMs: 300 },
+        }),
+      ]),
+    );
+    void sup.start();
+    const outcome = await sup.callToolOutcome('slow.echo', { text: 'x' });
+    expect(outcome).toMatchObject({ ok: false, code: 'SERVER_DOWN', server: 'slow', tool: 'slow.echo' });
+    expect(sup.status()[0]!.state).toBe('handshaking');
+  });
+
   it('STOPPED once the supervisor was stopped', async () => {
     const sup = await fleet();
     await sup.stop();
