@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { webHeaders, writeChunk } from './http-web-bridge.js';
 
 /**
  * The HTTP status 2026-07-28 ties to a JSON-RPC error over Streamable HTTP: 400 for a header mismatch (−32020), a
@@ -11,16 +12,6 @@ export function statusOfError(code: unknown): number | undefined {
   if (code === -32601) return 404;
   return undefined;
 }
-
-// Headers that describe the connection or the body of the request as it came, not the request itself.
-const HOP_HEADERS = new Set([
-  'host',
-  'connection',
-  'keep-alive',
-  'content-length',
-  'transfer-encoding',
-  'upgrade',
-]);
 
 /**
  * Hands one 2026 POST (its body already read and checked) to the SDK's web-standard transport and writes the
@@ -36,17 +27,10 @@ export async function answerDeferred(
   res: ServerResponse,
   body: unknown,
 ): Promise<void> {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    if (HOP_HEADERS.has(name.toLowerCase())) continue;
-    try {
-      headers.append(name, req.rawHeaders[i + 1]!);
-    } catch {
-      // A header the fetch API will not carry is not one the transport reads.
-    }
-  }
-  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), { method: 'POST', headers });
+  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), {
+    method: 'POST',
+    headers: webHeaders(req),
+  });
   const response = await transport.handleRequest(request, { parsedBody: body });
   const head = Object.fromEntries(response.headers);
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
@@ -79,11 +63,11 @@ export async function answerDeferred(
   }
   if (res.destroyed) return;
   res.writeHead(response.status, head);
-  for (const chunk of held) await write(res, chunk);
+  for (const chunk of held) await writeChunk(res, chunk);
   for (;;) {
     const next = await reader.read().catch(() => undefined);
     if (!next || next.done || res.destroyed) break;
-    await write(res, next.value);
+    await writeChunk(res, next.value);
   }
   res.end();
 }
@@ -116,18 +100,4 @@ function errorStatusOf(text: string): number | undefined {
   const m = message as { method?: unknown; error?: { code?: unknown } };
   if (m.method !== undefined || typeof m.error !== 'object' || m.error === null) return undefined;
   return statusOfError(m.error.code);
-}
-
-function write(res: ServerResponse, chunk: Uint8Array): Promise<void> {
-  if (res.destroyed) return Promise.resolve();
-  if (res.write(chunk)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Gateway } from './gateway.js';
 import type { Caller } from './http-auth.js';
 import { SessionEventStore } from './http-event-store.js';
+import { answerWeb } from './http-web-bridge.js';
 
 /** How long a client waits before reconnecting a dropped SSE stream (the `retry` field). */
 const RETRY_MS = 1000;
@@ -11,7 +12,7 @@ const RETRY_MS = 1000;
 /** One client of `serve --http`: its transport, its own Gateway over the shared fleet, and whose it is. */
 export interface HttpSession {
   id: string;
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   gateway: Gateway;
   /** The credential that opened it (undefined without auth); every later request must carry the same one. */
   callerId: string | undefined;
@@ -64,7 +65,7 @@ export class HttpSessions {
   /** Hands a request to its session's transport, counting the response as open until it ends. */
   handle(session: HttpSession, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.track(session, res);
-    return session.transport.handleRequest(req, res);
+    return answerWeb(session.transport, req, res);
   }
 
   /** Answers an `initialize` POST (its body already parsed) with a new session. */
@@ -76,7 +77,7 @@ export class HttpSessions {
   ): Promise<void> {
     const gateway = this.opts.gateway(caller);
     let session: HttpSession | undefined;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: this.opts.jsonResponse,
       // Every SSE event gets an id (and a stream starts with a priming event and `retry`), so a client whose
@@ -93,7 +94,7 @@ export class HttpSessions {
     // DELETE closes the transport; the SDK's Server then reports its own close.
     gateway.server.onclose = () => void this.end(gateway, session, 'deleted');
     await gateway.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await answerWeb(transport, req, res, body);
     // Refused before a session was made (a bad Accept header, say), or made after close() swept: nothing to keep.
     if (session === undefined || this.closed) await this.end(gateway, session, 'stopping');
   }

@@ -256,6 +256,34 @@ describe('serve --http', () => {
     );
   }, 30_000);
 
+  it('in a session, a body that is not JSON is 400 (-32700) and one over 4 MiB is 413; the session lives on', async () => {
+    const init = await raw(serve.url, { method: 'POST', headers: MCP_POST, body: INITIALIZE });
+    const session = {
+      ...MCP_POST,
+      'Mcp-Session-Id': String(init.headers['mcp-session-id']),
+      'Mcp-Protocol-Version': '2025-11-25',
+    };
+    const post = (body: string) => raw(serve.url, { method: 'POST', headers: session, body });
+    const error = (r: { body: string }) => (JSON.parse(r.body) as { error: object }).error;
+    const notJson = await post('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"');
+    expect([notJson.status, error(notJson)]).toEqual([
+      400,
+      { code: -32700, message: 'Parse error: Invalid JSON' },
+    ]);
+    const huge = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping', params: { pad: 'x'.repeat(4 * 1024 * 1024) } }),
+    );
+    expect([huge.status, error(huge)]).toEqual([
+      413,
+      { code: -32000, message: 'Payload Too Large: Request body must not exceed 4194304 bytes' },
+    ]);
+    const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect((await post(initialized)).status).toBe(202);
+    const listed = await post(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }));
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContain('fx.echo');
+  }, 30_000);
+
   it('opens each SSE stream with an id and retry; a dropped GET stream resumes with Last-Event-ID', async () => {
     const init = await sse(serve.url, { method: 'POST', headers: MCP_POST, body: INITIALIZE });
     await until(() => (init.events.length >= 2 ? true : undefined), 10_000, 'the initialize answer');

@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
+/** What the SDK's transport reads of a body at most (its default); a longer one is handed on for its 413. */
+const MAX_BODY = 4 * 1024 * 1024;
+
+// Headers that describe the connection or the body of the request as it came, not the request itself.
+const HOP_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** A request's headers as fetch `Headers`, but those of the connection and of the body as it came. */
+export function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (HOP_HEADERS.has(name.toLowerCase())) continue;
+    try {
+      headers.append(name, req.rawHeaders[i + 1]!);
+    } catch {
+      // A header the fetch API will not carry is not one the transport reads.
+    }
+  }
+  return headers;
+}
+
+/**
+ * Answers a session's request through the SDK's web-standard transport, without the fetch adapter its Node
+ * transport puts around it (a `Request` proxy and a web body stream per request, a second stream to write the
+ * answer): the body is read here and handed over parsed (an `initialize` comes already parsed as `parsed`); a
+ * body that is not JSON, or longer than the transport reads, goes as it came, so the transport answers it as it
+ * always did (400, 413). The answer is written as the transport makes it: status, headers, and an event stream
+ * chunk by chunk as its events come.
+ */
+export async function answerWeb(
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsed?: unknown,
+): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    url = new URL(req.url ?? '/', 'http://localhost');
+  }
+  const method = req.method ?? 'GET';
+  let parsedBody = parsed;
+  let raw: Buffer | undefined;
+  if (method === 'POST' && parsedBody === undefined) {
+    raw = await readBody(req);
+    if (raw.length <= MAX_BODY) {
+      try {
+        parsedBody = JSON.parse(raw.toString('utf8'));
+        raw = undefined;
+      } catch {
+        // Not JSON: the transport reads it itself and answers its parse error.
+      }
+    }
+  }
+  const request = new Request(url, {
+    method,
+    headers: webHeaders(req),
+    ...(raw !== undefined ? { body: raw.toString('utf8') } : {}),
+  });
+  const response = await transport.handleRequest(
+    request,
+    parsedBody !== undefined ? { parsedBody } : undefined,
+  );
+  await sendWeb(res, response);
+}
+
+/** The body, whole up to just past MAX_BODY; the rest is read and dropped, so the connection stays usable. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    req.on('data', (c: Buffer) => {
+      if (kept > MAX_BODY) return;
+      chunks.push(c);
+      kept += c.length;
+    });
+    req.on('error', reject);
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  });
+}
+
+/** Writes a fetch `Response`: a body that is not an event stream whole, with its length; an event stream as it comes. */
+async function sendWeb(res: ServerResponse, response: Response): Promise<void> {
+  const head: Record<string, string | number> = Object.fromEntries(response.headers);
+  if (!response.body) {
+    res.writeHead(response.status, head).end();
+    return;
+  }
+  const type = (response.headers.get('content-type') ?? '').toLowerCase();
+  if (!type.startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.arrayBuffer());
+    head['content-length'] = body.length;
+    res.writeHead(response.status, head).end(body);
+    return;
+  }
+  const reader = response.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => {}));
+  res.writeHead(response.status, head);
+  // A GET stream may stay silent for long: the client must see its head now.
+  res.flushHeaders();
+  for (;;) {
+    const next = await reader.read().catch(() => undefined);
+    if (!next || next.done || res.destroyed) break;
+    await writeChunk(res, next.value);
+  }
+  res.end();
+}
+
+/** Writes a chunk, waiting for the socket to drain when it is full (or for the response to close). */
+export function writeChunk(res: ServerResponse, chunk: Uint8Array): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  if (res.write(chunk)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
