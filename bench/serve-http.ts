@@ -1,7 +1,8 @@
 // `serve --http` against the SDK's own Streamable HTTP server proxying the same fixture server, and a bare
 // node:http floor, each its own process, driven by the SDK client over Streamable HTTP in interleaved rounds
 // (medians). Run: node --import tsx bench/serve-http.ts   (HTTP_BENCH_PROFILE=DIR: serve runs with --cpu-prof there;
-// HTTP_BENCH_BASELINE=other/dist/cli/main.js: another build of serve runs beside, for before/after in one run)
+// HTTP_BENCH_BASELINE=other/dist/cli/main.js: another build of serve runs beside, for before/after in one run;
+// HTTP_BENCH_SERVE=…/main.js: serve itself from that build rather than this tree's)
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { CallRate } from './lib/call-rounds.js';
@@ -66,6 +67,7 @@ export async function runServeHttpBench(
   const load = loadavg()[0] ?? 0;
   const profileDir = process.env.HTTP_BENCH_PROFILE;
   const baseline = process.env.HTTP_BENCH_BASELINE;
+  const serveMain = process.env.HTTP_BENCH_SERVE;
   const servers: HttpServerProcess[] = [];
   const clients: Partial<Record<Who, Contender>> = {};
   try {
@@ -74,6 +76,7 @@ export async function runServeHttpBench(
     const started = await Promise.allSettled([
       startServeHttp(OURS_FROM, {
         nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+        ...(serveMain ? { main: serveMain } : {}),
       }),
       startSdkProxy(),
       startHttpFloor(),
@@ -102,7 +105,7 @@ export async function runServeHttpBench(
       env: {
         node: process.version,
         cores: availableParallelism(),
-        oursFrom: `${OURS_FROM}/ (${OURS_FROM_WHY})`,
+        oursFrom: serveMain ?? `${OURS_FROM}/ (${OURS_FROM_WHY})`,
         ...(baseline ? { baseline } : {}),
         load,
       },
