@@ -107,14 +107,24 @@ async function sendWeb(res: ServerResponse, response: Response): Promise<void> {
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => {}));
   res.writeHead(response.status, head);
-  // A GET stream may stay silent for long: the client must see its head now.
-  res.flushHeaders();
+  let pending = reader.read().catch(() => undefined);
+  // The head goes out with the first event when there is one already (one write, not two); a stream that has
+  // nothing yet (a GET stream may stay silent for long) sends it at once, so the client knows it is open.
+  if ((await Promise.race([pending, nextTurn()])) === NOT_YET) res.flushHeaders();
   for (;;) {
-    const next = await reader.read().catch(() => undefined);
+    const next = await pending;
     if (!next || next.done || res.destroyed) break;
     await writeChunk(res, next.value);
+    pending = reader.read().catch(() => undefined);
   }
   res.end();
+}
+
+const NOT_YET = Symbol('not yet');
+
+/** Resolves NOT_YET after what is already queued has run (a read whose chunk is there resolves before it). */
+function nextTurn(): Promise<typeof NOT_YET> {
+  return new Promise((resolve) => setImmediate(() => resolve(NOT_YET)));
 }
 
 /** Writes a chunk, waiting for the socket to drain when it is full (or for the response to close). */
