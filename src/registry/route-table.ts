@@ -65,7 +65,7 @@ export class RouteTable {
     const byName = new Map<string, ExposedTool>();
     const byServer = new Map<string, readonly ExposedTool[]>();
     for (const server of servers) {
-      const own = (kept.get(server) ?? []).map((input) => deepFreeze(structuredClone(input)));
+      const own = (kept.get(server) ?? []).map(sealTool);
       for (const tool of own) byName.set(tool.name, tool);
       tools.push(...own);
       byServer.set(server, Object.freeze(own));
@@ -99,6 +99,21 @@ export class RouteTable {
     perServer.set(serverId, tools);
     return RouteTable.build(perServer, this.order);
   }
+}
+
+/** Tools {@link sealTool} made: deep-frozen copies nothing can change, so a table may hold them as they are. */
+const SEALED = new WeakSet<ExposedTool>();
+
+/**
+ * A deep-frozen copy of a tool, made once: a tool this returned before is returned as it is. A fleet that
+ * rebuilds its table on every server's change copies and freezes only the tools that changed, not every tool of
+ * every server each time (which made starting or stopping hundreds of servers quadratic).
+ */
+export function sealTool(tool: ExposedTool): ExposedTool {
+  if (SEALED.has(tool)) return tool;
+  const sealed = deepFreeze(structuredClone(tool));
+  SEALED.add(sealed);
+  return sealed;
 }
 
 function deepFreeze<T>(value: T): T {

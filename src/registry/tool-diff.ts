@@ -21,7 +21,7 @@ export function diffTools(prev: readonly ExposedTool[], next: readonly ExposedTo
   for (const t of next) {
     const old = before.get(t.name);
     if (old === undefined) added.push(t.name);
-    else if (toolFingerprint(old) !== toolFingerprint(t)) changed.push(t.name);
+    else if (old !== t && fingerprintOf(old) !== fingerprintOf(t)) changed.push(t.name);
   }
   const removed = prev.filter((t) => !after.has(t.name)).map((t) => t.name);
   return { added: dedup(added), removed: dedup(removed), changed: dedup(changed) };
@@ -42,6 +42,19 @@ export function toolFingerprint(tool: ExposedTool): string {
     // The rest of what the server listed: annotations, _meta, execution, title, icons, future fields.
     definition: tool.definition,
   });
+}
+
+/** Fingerprints of frozen tools (a route table's), kept: such a tool cannot change, so its text is computed once. */
+const FINGERPRINTS = new WeakMap<ExposedTool, string>();
+
+function fingerprintOf(tool: ExposedTool): string {
+  if (!Object.isFrozen(tool)) return toolFingerprint(tool);
+  let text = FINGERPRINTS.get(tool);
+  if (text === undefined) {
+    text = toolFingerprint(tool);
+    FINGERPRINTS.set(tool, text);
+  }
+  return text;
 }
 
 function dedup(names: string[]): string[] {

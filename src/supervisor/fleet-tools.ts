@@ -1,6 +1,6 @@
 import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import { type ServerSnapshot, serverStateOf } from '../machines/server.machine.js';
-import { RouteTable } from '../registry/route-table.js';
+import { RouteTable, sealTool } from '../registry/route-table.js';
 import { type DiscoveredTool, resolveServerTools } from '../registry/server-tools.js';
 import { diffTools } from '../registry/tool-diff.js';
 import { toolOwner } from '../registry/tool-owner.js';
@@ -111,7 +111,8 @@ export class FleetTools {
 
   private swap(id: string, tools: ExposedTool[] | undefined): void {
     const before = this.table;
-    if (tools) this.perServer.set(id, tools);
+    // sealed once here, so every rebuild below reuses them instead of copying every server's tools again
+    if (tools) this.perServer.set(id, tools.map(sealTool));
     else this.perServer.delete(id);
     const next = RouteTable.build(this.perServer, this.order);
     for (const p of next.problems) this.logger?.warn?.(p);

@@ -259,4 +259,19 @@ describe('FleetTools.serverFor', () => {
     const llm = fleetConfig([fixtureServer('srv')], { separator: '__' });
     expect(fleetTools(llm).tools.serverFor(exposedName('srv', 'read.file', '__'))).toBe('srv');
   });
+
+  it("one server's change copies only its own tools: the others' stay the same objects, and no event names them", () => {
+    const { tools, events } = fleetTools(two);
+    tools.apply('files', 'ready', [{ name: 'read_file', inputSchema: { type: 'object' } }]);
+    const before = tools.table.get('files.read_file');
+    events.length = 0;
+    tools.apply('everything', 'ready', [{ name: 'get-env' }]);
+    tools.apply('everything', 'stopping', []);
+    expect(tools.table.get('files.read_file')).toBe(before);
+    expect(Object.isFrozen(before?.inputSchema)).toBe(true);
+    expect(events.map((e) => e.type === 'tools' && [e.server, e.added, e.removed])).toEqual([
+      ['everything', ['everything.get-env'], []],
+      ['everything', [], ['everything.get-env']],
+    ]);
+  });
 });
