@@ -34,17 +34,23 @@ async function spawnListening(args: string[], what: string, cwd = root): Promise
       child.kill('SIGKILL');
       reject(new BenchError('NOT_READY', `${what}: ${why}; stderr: ${text.slice(-500)}`));
     };
-    child.once('error', (err) => fail(err.message));
-    child.once('exit', (code, signal) => fail(`exited (${code ?? signal}) before listening`));
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
+    const exited = (code: number | null, signal: string | null) =>
+      fail(`exited (${code ?? signal}) before listening`);
+    const onData = (chunk: string) => {
       if (text.length < 64 * 1024) text += chunk;
       const m = /^listening on (\S+)$/m.exec(text);
       if (!m) return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
+      // from here on its stderr is drained unread, and its exit is stopChild's business
+      child.off('exit', exited);
+      child.stderr!.off('data', onData);
+      child.stderr!.resume();
       resolve(new URL(m[1]!));
-    });
+    };
+    child.once('error', (err) => fail(err.message));
+    child.once('exit', exited);
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', onData);
   });
   return { url, pid: child.pid!, close: () => stopChild(child) };
 }
