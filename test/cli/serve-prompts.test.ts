@@ -59,9 +59,26 @@ describe('serve: prompts', () => {
         changed++;
       }),
     );
-    const first = await connected.listPrompts();
-    await until(() => (changed > 0 ? true : undefined), 10_000, 'prompts/list_changed');
-    const { prompts } = await connected.listPrompts();
+    // The server may still be starting when the session is up: its first prompts come with a list_changed too.
+    const first = await until(
+      async () => {
+        const listed = await connected.listPrompts();
+        return listed.prompts.length > 0 ? listed : undefined;
+      },
+      10_000,
+      'the first prompts',
+    );
+    const seen = changed;
+    // The added prompt is listed only after a list_changed that came since the first prompts were seen.
+    const { prompts } = await until(
+      async () => {
+        if (changed === seen) return undefined;
+        const listed = await connected.listPrompts();
+        return listed.prompts.some((p) => p.name === 'fx.added_prompt') ? listed : undefined;
+      },
+      10_000,
+      'prompts/list_changed and the added prompt',
+    );
     expect(prompts.map((p) => p.name)).toEqual([...first.prompts.map((p) => p.name), 'fx.added_prompt']);
     expect(prompts[0]).toMatchObject({
       name: 'fx.prompt_1',
