@@ -289,7 +289,10 @@ export const serverMachine = setup({
                 },
                 vetting: {
                   on: {
-                    'PROC.TOOLS': { guard: 'current', actions: assign({ newerTools: ({ event }) => event.tools }) },
+                    'PROC.TOOLS': {
+                      guard: 'current',
+                      actions: assign({ newerTools: ({ event }) => event.tools }),
+                    },
                   },
                   invoke: {
                     src: 'vetTools',
