@@ -4,6 +4,7 @@ import { formatProblem } from '../registry/located-yaml.js';
 import { controlLog } from './control-log.js';
 import { ask, findTarget, refused, type TargetFlags } from './control-target.js';
 import { CliError } from './errors.js';
+import { logProblems } from './event-log.js';
 
 /** The per-server verbs of the control socket, and what each prints once done. */
 const DONE: Record<'restart' | 'stop' | 'start', string> = {
@@ -58,14 +59,7 @@ export async function reloadCommand(flags: TargetFlags): Promise<number> {
       event: 'reload_refused',
       problems: problems.length,
     });
-    for (const p of problems)
-      log.log('error', formatProblem(p), {
-        event: 'reload_problem',
-        file: p.source,
-        line: p.line,
-        col: p.col,
-        field: p.path || undefined,
-      });
+    logProblems(log, 'reload_problem', problems);
     return 1;
   }
   if (!answer.ok && answer.code === 'INVALID_CONFIG') {

@@ -1,7 +1,6 @@
 import { ConfigError } from '../config/config-error.js';
-import { formatProblem } from '../registry/located-yaml.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
-import { EventLog } from './event-log.js';
+import { EventLog, logProblems } from './event-log.js';
 
 /**
  * The program's last words under `--log-format json`: a config's problems one `config_problem` record each (file,
@@ -9,14 +8,7 @@ import { EventLog } from './event-log.js';
  */
 export function logError(err: unknown, log = new EventLog('json')): number {
   if (err instanceof ConfigError) {
-    for (const p of err.problems)
-      log.log('error', formatProblem(p), {
-        event: 'config_problem',
-        file: p.source,
-        line: p.line,
-        col: p.col,
-        field: p.path || undefined,
-      });
+    logProblems(log, 'config_problem', err.problems);
     return EXIT_FAILURE;
   }
   if (err instanceof CliError) {

@@ -1,4 +1,5 @@
 import { describeSpawnError } from '../process/preflight.js';
+import { formatProblem, type LocatedProblem } from '../registry/located-yaml.js';
 import type { SupervisorLogger } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import { describeLinkError, linkErrorCode } from './link-text.js';
@@ -159,4 +160,21 @@ export function reloadRefusedText(e: Extract<SupervisorEvent, { type: 'reload_re
   return e.code === 'INVALID_CONFIG'
     ? 'reload refused: the config has problems; nothing changed'
     : `reload refused: ${e.message}`;
+}
+
+/** Logs located problems one record each (`file`, `line`, `col`, `field`), under the given event name. */
+export function logProblems(
+  log: { log(level: LogLevel, msg: string, fields?: Record<string, LogValue>): void },
+  event: string,
+  problems: readonly LocatedProblem[],
+): void {
+  for (const p of problems) {
+    log.log('error', formatProblem(p), {
+      event,
+      file: p.source,
+      line: p.line,
+      col: p.col,
+      field: p.path || undefined,
+    });
+  }
 }

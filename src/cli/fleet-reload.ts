@@ -1,6 +1,7 @@
-import { formatProblem, type LocatedProblem } from '../registry/located-yaml.js';
+import type { LocatedProblem } from '../registry/located-yaml.js';
 import type { ReloadOutcome } from '../supervisor/reload.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { logProblems } from './event-log.js';
 import type { Reporter } from './reporter.js';
 
 /** What re-read the config: a signal, another terminal, or the file watcher. */
@@ -23,19 +24,8 @@ export function fleetReload(sup: Supervisor, configPath: string, reporter: Repor
     reporter.log('info', 'reloading', { trigger, config: configPath });
     // A file gone or unreadable is a problem of its own, located at its start.
     const outcome = await sup.reloadFile(configPath);
-    if (!outcome.ok && outcome.code === 'INVALID_CONFIG') logProblems(reporter, outcome.problems);
+    if (!outcome.ok && outcome.code === 'INVALID_CONFIG')
+      logProblems(reporter, 'reload_problem', outcome.problems);
     return outcome;
   };
-}
-
-function logProblems(reporter: Reporter, problems: readonly LocatedProblem[]): void {
-  for (const p of problems) {
-    reporter.log('error', formatProblem(p), {
-      event: 'reload_problem',
-      file: p.source,
-      line: p.line,
-      col: p.col,
-      field: p.path || undefined,
-    });
-  }
 }
