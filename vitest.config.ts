@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Two test files at a time even on two cores: most of the suite waits on child processes, not on the CPU.
+    maxWorkers: 2,
     teardownTimeout: 10_000,
   },
 });
