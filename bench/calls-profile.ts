@@ -1,6 +1,9 @@
 // The call path alone, for profiling and quick comparisons: calls through Supervisor.callTool, a bare McpConnection
 // and the bare JSON-RPC loop, against the fixture, in interleaved rounds (no SDK, no large results).
 // Run: node --import tsx [--cpu-prof --cpu-prof-dir=prof] bench/calls-profile.ts [ours-only|loop-only] [sequential]
+// [spawn]. `spawn` adds the same contenders spawned the other way: ours and the bare connection with only a process
+// group (`pgroup`), the loop's child in a cgroup leaf of its own (`loop-cg`) and with our child environment
+// (`loop-env`), to tell what the containment costs a round trip from what the client costs.
 import { startBareLoop } from './lib/bare-loop.js';
 import {
   type CallRate,
@@ -16,12 +19,23 @@ import { fmt, median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const sequentialOnly = args.includes('sequential');
+const spawnVariants = args.includes('spawn');
 const all: Record<string, Contender> = {};
 try {
-  if (!args.includes('loop-only')) all.ours = await startOurs('bypass');
+  if (!args.includes('loop-only')) {
+    all.ours = await startOurs('bypass');
+    if (spawnVariants) all['ours-pg'] = await startOurs('bypass', [], 'pgroup');
+  }
   if (!args.includes('ours-only')) {
-    if (!args.includes('loop-only')) all.conn = await startBareConnection();
+    if (!args.includes('loop-only')) {
+      all.conn = await startBareConnection();
+      if (spawnVariants) all['conn-pg'] = await startBareConnection('pgroup');
+    }
     all.loop = await startBareLoop();
+    if (spawnVariants) {
+      all['loop-cg'] = await startBareLoop({ cgroup: true });
+      all['loop-env'] = await startBareLoop({ env: true });
+    }
   }
   for (const c of Object.values(all)) {
     await sequentialEcho(c, 1500);
@@ -47,7 +61,7 @@ try {
       const loop = (r as Record<string, CallRate[]>).loop;
       const vsLoop = loop ? median(xs.map((x, i) => x.callsPerS / loop[i]!.callsPerS)) : Number.NaN;
       console.log(
-        `${label.padEnd(13)} ${k.padEnd(5)} ${fmt(median(xs.map((x) => x.callsPerS)), 0).padStart(6)} calls/s, ` +
+        `${label.padEnd(13)} ${k.padEnd(8)} ${fmt(median(xs.map((x) => x.callsPerS)), 0).padStart(6)} calls/s, ` +
           `${fmt(median(xs.map((x) => x.cpuUsPerCall)), 1)} µs host CPU/call, ${fmt(vsLoop, 2)}× loop`,
       );
     }

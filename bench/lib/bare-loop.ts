@@ -2,9 +2,12 @@
 // cap, no noise handling), no supervision, no timeouts: one write per request, split on newlines, JSON.parse, a
 // map from id to resolver. Whatever we spend above it is the price of what it leaves out.
 import { spawn } from 'node:child_process';
+import { mkdirSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { BenchError } from './bench-error.js';
 import type { Contender } from './contenders.js';
 import { FIXTURE } from './fixture-fleet.js';
+import { buildChildEnv, cgroupBase } from './ours.js';
 
 interface Answer {
   id?: number;
@@ -12,9 +15,39 @@ interface Answer {
   error?: { message?: string };
 }
 
+/**
+ * How the loop's child is spawned, to tell the spawn's share of a gap from the client's: `env` gives it only the
+ * environment ours gives a server; `cgroup` puts it in a cgroup leaf of its own through the same `sh -c … exec`
+ * trampoline ours uses.
+ */
+export interface BareLoopSpawn {
+  env?: boolean;
+  cgroup?: boolean;
+}
+
+let leaves = 0;
+
 /** A fixture server behind the bare loop, initialized. `call` answers the first text block. */
-export async function startBareLoop(): Promise<Contender> {
-  const child = spawn(process.execPath, [FIXTURE], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+export async function startBareLoop(how: BareLoopSpawn = {}): Promise<Contender> {
+  const base = how.cgroup ? cgroupBase() : null;
+  if (how.cgroup && base === null) throw new BenchError('NO_CGROUP', 'no writable cgroup v2 hierarchy here');
+  const leaf = base === null ? undefined : join(base, `mcp-bench-loop-${process.pid}-${++leaves}`);
+  if (leaf) mkdirSync(leaf);
+  const file = leaf ? '/bin/sh' : process.execPath;
+  const argv = leaf
+    ? [
+        '-c',
+        'echo $$ > "$1" || exit 125; shift; exec "$@"',
+        'bare-loop',
+        `${leaf}/cgroup.procs`,
+        process.execPath,
+      ]
+    : [];
+  const child = spawn(file, [...argv, FIXTURE], {
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(how.env ? { env: buildChildEnv(process.env, [], {}) } : {}),
+  });
   child.stderr.resume();
   const waiting = new Map<number, (a: Answer) => void>();
   let carry = '';
@@ -59,6 +92,7 @@ export async function startBareLoop(): Promise<Contender> {
       const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
       await exited;
       clearTimeout(timer);
+      if (leaf) rmdirSync(leaf);
     },
   };
 }

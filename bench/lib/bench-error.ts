@@ -2,7 +2,7 @@
 export class BenchError extends Error {
   override readonly name = 'BenchError';
   constructor(
-    readonly code: 'WRONG_ANSWER' | 'NOT_READY' | 'NO_EVENT',
+    readonly code: 'WRONG_ANSWER' | 'NOT_READY' | 'NO_EVENT' | 'NO_CGROUP',
     message: string,
   ) {
     super(message);

@@ -1,6 +1,7 @@
 // The clients under test, behind one shape: ours (the supervisor facade, or a bare connection) and the SDK's.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ContainmentKind, ContainmentSetting } from '../../src/process/containment.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { BenchError } from './bench-error.js';
 import { benchSupervisor, CALL_TIMEOUT_MS, FIXTURE, fixtureServer, type TrustMode } from './fixture-fleet.js';
@@ -18,8 +19,9 @@ export interface Contender {
 export async function startOurs(
   trust: TrustMode = 'store',
   args: string[] = [],
+  containment?: ContainmentSetting,
 ): Promise<Contender & { sup: Supervisor }> {
-  const sup = benchSupervisor([fixtureServer('fx', args)], trust);
+  const sup = benchSupervisor([fixtureServer('fx', args)], trust, containment);
   try {
     await sup.start();
     const state = sup.status()[0]?.state;
@@ -37,7 +39,7 @@ export async function startOurs(
 }
 
 /** One McpConnection without the supervisor around it: spawn, handshake, tools/list (the fixture's own cold start). */
-export async function startBareConnection(): Promise<Contender> {
+export async function startBareConnection(containment?: ContainmentKind): Promise<Contender> {
   const server = fixtureServer('fx');
   const pool = new FramePool();
   const conn = new McpConnection({
@@ -50,6 +52,7 @@ export async function startBareConnection(): Promise<Contender> {
     shutdownMs: server.timeouts.shutdownMs,
     stdinGraceMs: 500,
     pool,
+    ...(containment ? { containment } : {}),
   });
   const close = async () => {
     await conn.close('stopped');

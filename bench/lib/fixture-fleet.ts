@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_LIMITS } from '../../src/config/limits.js';
 import type { ServerConfig, SupervisorConfig } from '../../src/config/types.js';
+import type { ContainmentSetting } from '../../src/process/containment.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { createSupervisor } from './ours.js';
 
@@ -73,10 +74,18 @@ export function removeTrustStore(): void {
 }
 
 /** A supervisor for these servers, not started yet. */
-export function benchSupervisor(servers: ServerConfig[], trust: TrustMode = 'store'): Supervisor {
+export function benchSupervisor(
+  servers: ServerConfig[],
+  trust: TrustMode = 'store',
+  containment?: ContainmentSetting,
+): Supervisor {
   const trustOptions =
     trust === 'store'
       ? { approve: () => true, trustStore: trustStorePath() }
       : { gate: async () => ({ ok: true }) as const };
-  return createSupervisor(fleetConfig(servers), { stdinGraceMs: 500, ...trustOptions });
+  return createSupervisor(fleetConfig(servers), {
+    stdinGraceMs: 500,
+    ...trustOptions,
+    ...(containment ? { containment } : {}),
+  });
 }

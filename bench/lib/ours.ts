@@ -2,6 +2,7 @@
 // first), else the TypeScript sources through tsx, whose keepNames helpers add a few µs to every call.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type * as Cgroup from '../../src/process/cgroup.js';
 import type * as ChildEnv from '../../src/process/child-env.js';
 import type * as Connection from '../../src/protocol/connection.js';
 import type * as ToolCalls from '../../src/protocol/tool-calls.js';
@@ -38,12 +39,13 @@ function load<T>(path: string): Promise<T> {
   return import(new URL(`${OURS_FROM}/${path}`, root).href) as Promise<T>;
 }
 
-const [supervisor, connection, toolCalls, childEnv, framePool] = await Promise.all([
+const [supervisor, connection, toolCalls, childEnv, framePool, cgroup] = await Promise.all([
   load<typeof SupervisorModule>('supervisor/supervisor.js'),
   load<typeof Connection>('protocol/connection.js'),
   load<typeof ToolCalls>('protocol/tool-calls.js'),
   load<typeof ChildEnv>('process/child-env.js'),
   load<typeof FramePoolModule>('workers/frame-pool.js'),
+  load<typeof Cgroup>('process/cgroup.js'),
 ]);
 
 export const { createSupervisor } = supervisor;
@@ -51,3 +53,4 @@ export const { McpConnection } = connection;
 export const { callToolText, listAllTools } = toolCalls;
 export const { buildChildEnv } = childEnv;
 export const { FramePool, defaultFrameThreads } = framePool;
+export const { cgroupBase } = cgroup;
