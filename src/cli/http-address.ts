@@ -48,3 +48,11 @@ export function parseIdle(value: string): number {
   if (!parsed.ok) throw new InvalidArgumentError(parsed.message);
   return parsed.value;
 }
+
+/** Commander parser of `--max-sessions`: a whole number, at least 1. */
+export function parseMaxSessions(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError('expected a whole number, at least 1');
+  return n;
+}

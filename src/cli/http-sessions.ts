@@ -22,8 +22,14 @@ export interface HttpSession {
   idleSince: number;
 }
 
-/** Why a session ended: the client's DELETE (or its transport closing), no traffic for too long, or shutdown. */
-export type SessionEnd = 'deleted' | 'idle' | 'stopping';
+/**
+ * Why a session ended: the client's DELETE (or its transport closing), no traffic for too long, its token no longer
+ * accepted, or shutdown.
+ */
+export type SessionEnd = 'deleted' | 'idle' | 'revoked' | 'stopping';
+
+/** How long a client refused for the session cap is asked to wait (`Retry-After`, seconds). */
+const FULL_RETRY_S = 5;
 
 export interface HttpSessionsOptions {
   /** A Gateway for a new session, checking calls against `caller`'s scopes. */
@@ -32,6 +38,8 @@ export interface HttpSessionsOptions {
   jsonResponse: boolean;
   /** A session with no open response for this long is closed; 0 keeps sessions until DELETE. */
   idleMs: number;
+  /** Sessions open at once (those being initialized count); past it an `initialize` gets 503. */
+  maxSessions: number;
   onOpen?: (session: HttpSession) => void;
   /** After a session's Gateway closed. */
   onEnd?: (gateway: Gateway, session: HttpSession | undefined, why: SessionEnd) => void;
@@ -45,6 +53,8 @@ export interface HttpSessionsOptions {
 export class HttpSessions {
   private readonly live = new Map<string, HttpSession>();
   private closed = false;
+  /** `initialize` requests answered now whose session is not in `live` yet: each holds a place. */
+  private opening = 0;
   private readonly sweep: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: HttpSessionsOptions) {
@@ -75,6 +85,35 @@ export class HttpSessions {
     res: ServerResponse,
     body: unknown,
   ): Promise<void> {
+    // Each session keeps a Gateway (and the fleet subscriptions it holds): without a bound, a client opening
+    // sessions without end would grow the process without end. Open sessions are not touched.
+    if (this.live.size + this.opening >= this.opts.maxSessions) return this.refuseFull(res, body);
+    this.opening += 1;
+    let placed = true;
+    const unplace = () => {
+      if (placed) this.opening -= 1;
+      placed = false;
+    };
+    try {
+      await this.start(caller, req, res, body, unplace);
+    } finally {
+      unplace();
+    }
+  }
+
+  /** Ends the sessions of every credential `keep` refuses (a token taken out of the tokens file). */
+  async revoke(keep: (callerId: string | undefined) => boolean): Promise<void> {
+    const gone = [...this.live.values()].filter((s) => !keep(s.callerId));
+    await Promise.all(gone.map((s) => this.end(s.gateway, s, 'revoked')));
+  }
+
+  private async start(
+    caller: Caller | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    unplace: () => void,
+  ): Promise<void> {
     const gateway = this.opts.gateway(caller);
     let session: HttpSession | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -86,6 +125,7 @@ export class HttpSessions {
       retryInterval: RETRY_MS,
       onsessioninitialized: (id) => {
         session = { id, transport, gateway, callerId: caller?.id, open: 0, idleSince: Date.now() };
+        unplace();
         this.live.set(id, session);
         this.track(session, res);
         this.opts.onOpen?.(session);
@@ -104,6 +144,22 @@ export class HttpSessions {
     this.closed = true;
     if (this.sweep) clearInterval(this.sweep);
     await Promise.all([...this.live.values()].map((s) => this.end(s.gateway, s, 'stopping')));
+  }
+
+  private refuseFull(res: ServerResponse, body: unknown): void {
+    const id = (body as { id?: unknown }).id;
+    const max = this.opts.maxSessions;
+    res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': String(FULL_RETRY_S) }).end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: typeof id === 'string' || typeof id === 'number' ? id : null,
+        error: {
+          code: -32000,
+          message: `Too many sessions: ${max} are open; retry later`,
+          data: { code: 'TOO_MANY_SESSIONS', maxSessions: max },
+        },
+      }),
+    );
   }
 
   private track(session: HttpSession, res: ServerResponse): void {

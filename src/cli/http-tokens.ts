@@ -17,15 +17,20 @@ const MIN_TOKEN_LENGTH = 16;
 export async function loadTokens(config: SupervisorConfig): Promise<TokenEntry[] | undefined> {
   const auth = config.serve?.auth;
   if (!auth) return undefined;
-  const entries: TokenEntry[] = auth.tokens.map((t, i) => ({
-    token: t.token,
-    scopes: t.scopes,
-    id: `serve.auth.tokens[${i}]`,
-  }));
+  const entries = configTokens(config);
   if (auth.tokensFile !== undefined) entries.push(...(await readTokenFile(auth.tokensFile, entries)));
   if (entries.length === 0)
     throw new CliError('no_tokens', `${config.source}: serve.auth lists no token, so nobody could connect`);
   return entries;
+}
+
+/** The tokens written in the config itself (`serve.auth.tokens`), each named by its place. */
+export function configTokens(config: SupervisorConfig): TokenEntry[] {
+  return (config.serve?.auth?.tokens ?? []).map((t, i) => ({
+    token: t.token,
+    scopes: t.scopes,
+    id: `serve.auth.tokens[${i}]`,
+  }));
 }
 
 /** The entries of one token file; `before` are the tokens already known (a token written twice is a mistake). */

@@ -4,7 +4,7 @@ import type { CallFlags } from './call.js';
 import type { TargetFlags } from './control-target.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
-import { parseHttpAddress, parseIdle } from './http-address.js';
+import { parseHttpAddress, parseIdle, parseMaxSessions } from './http-address.js';
 import type { LogsFlags } from './logs-command.js';
 import { parseResultCap } from './result-cap.js';
 import type { RunFlags } from './run.js';
@@ -69,6 +69,11 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
       '--session-idle <duration>',
       'with --http: close a session without a request or GET stream for this long (default 30m; 0 never)',
       parseIdle,
+    )
+    .option(
+      '--max-sessions <n>',
+      "with --http: how many sessions may be open at once; past it `initialize` gets 503 (default the config's serve.maxSessions, else 256)",
+      parseMaxSessions,
     )
     .option(
       '--max-result-bytes <size>',

@@ -9,13 +9,14 @@ import { fleetReload } from './fleet-reload.js';
 import { Gateway } from './gateway.js';
 import { healthReport } from './healthz.js';
 import { authority, type HttpAddress, isLoopback } from './http-address.js';
-import { type Caller, tokenVerifier } from './http-auth.js';
+import { type BearerVerifier, type Caller, tokenVerifier } from './http-auth.js';
 import { frontHandler, MCP_PATH } from './http-front.js';
 import { FrontClients } from './http-front-clients.js';
 import { hostGuard } from './http-guard.js';
 import { ModernRequests } from './http-modern.js';
 import { HttpSessions } from './http-sessions.js';
-import { loadTokens } from './http-tokens.js';
+import { LiveTokens } from './http-token-watch.js';
+import { configTokens, loadTokens } from './http-tokens.js';
 import { withMetrics } from './metrics-http.js';
 import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
@@ -25,6 +26,8 @@ import { handleShutdownSignals } from './shutdown.js';
 
 /** How long a session may sit with no request in flight and no GET stream before it is closed. */
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+/** Sessions open at once when neither `--max-sessions` nor `serve.maxSessions` says. */
+const DEFAULT_MAX_SESSIONS = 256;
 
 /**
  * `serve --http`: the fleet over Streamable HTTP at `http://HOST:PORT/mcp`, one Gateway per session over the one
@@ -70,6 +73,7 @@ export async function serveHttpCommand(
   const sessions = new HttpSessions({
     jsonResponse: Boolean(flags.jsonResponse),
     idleMs: flags.sessionIdle ?? DEFAULT_SESSION_IDLE_MS,
+    maxSessions: flags.maxSessions ?? config.serve?.maxSessions ?? DEFAULT_MAX_SESSIONS,
     gateway: (caller) => gatewayFor(caller, (server) => front.add(server)),
     onOpen: (session) =>
       reporter.log('info', 'session opened', {
@@ -95,7 +99,20 @@ export async function serveHttpCommand(
   const port = await listen(http, address);
   // The allowlist names the port, known only now; no request can arrive before this turn of the loop ends.
   const guard = hostGuard(address.host, port, config.serve ?? {});
-  const verifier = tokens && tokenVerifier(tokens);
+  const tokensFile = config.serve?.auth?.tokensFile;
+  // A tokens file is read again when it changes: a token added works, a token taken out ends its sessions.
+  const live =
+    tokens && tokensFile !== undefined
+      ? new LiveTokens({
+          fromConfig: configTokens(config),
+          file: tokensFile,
+          initial: tokens,
+          log: reporter,
+          onChange: (keep) => void sessions.revoke(keep),
+        })
+      : undefined;
+  live?.watch();
+  const verifier: BearerVerifier | undefined = live ?? (tokens && tokenVerifier(tokens));
   http.on(
     'request',
     // `/metrics` on the same port, behind the same Host check and tokens as `/mcp`.
@@ -125,6 +142,7 @@ export async function serveHttpCommand(
     stopping = true;
     reporter.log('info', 'stopping', { why });
     void (async () => {
+      live?.close();
       await sessions.close();
       await modern.close();
       await sup.stop();
@@ -139,7 +157,10 @@ export async function serveHttpCommand(
   };
   const removeSignals = handleShutdownSignals(
     (signal) => shutdown(signal),
-    () => void reload('SIGHUP'),
+    () => {
+      void reload('SIGHUP');
+      void live?.reload('SIGHUP');
+    },
   );
   try {
     await Promise.race([started, done]);

@@ -23,6 +23,8 @@ export interface ServeFlags extends FleetFlags {
   jsonResponse?: boolean;
   /** `--session-idle`: with `--http`, close a session this long without traffic (ms; 0 never). */
   sessionIdle?: number;
+  /** `--max-sessions`: with `--http`, how many sessions may be open at once; wins over `serve.maxSessions`. */
+  maxSessions?: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
     return (await import('./serve-http.js')).serveHttpCommand(configPath, flags.http, flags, version);
   if (flags.jsonResponse) throw usageError('--json-response needs --http');
   if (flags.sessionIdle !== undefined) throw usageError('--session-idle needs --http');
+  if (flags.maxSessions !== undefined) throw usageError('--max-sessions needs --http');
   keepStdoutForProtocol();
   const config = await readConfigFile(configPath);
   checkServerIds(config, flags.trust, '--trust');

@@ -184,6 +184,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
 function serveSection(serve: ParsedServe, baseDir: string): Pick<SupervisorConfig, 'serve'> {
   const out: NonNullable<SupervisorConfig['serve']> = {};
   if (serve.maxResultBytes !== undefined) out.maxResultBytes = serve.maxResultBytes;
+  if (serve.maxSessions !== undefined) out.maxSessions = serve.maxSessions;
   if (serve.auth) {
     out.auth = { tokens: serve.auth.tokens };
     if (serve.auth.tokensFile !== undefined) out.auth.tokensFile = resolve(baseDir, serve.auth.tokensFile);

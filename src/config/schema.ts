@@ -260,6 +260,8 @@ const TokenSchema = z.strictObject({
 export const ServeSectionSchema = z
   .strictObject({
     maxResultBytes: size(MIN_RESULT_BYTES).optional(),
+    /** How many `serve --http` sessions may be open at once; `--max-sessions` wins over it. */
+    maxSessions: count(1).optional(),
     /** Who may call `serve --http`: bearer tokens here, or in a file (one `token scope scope…` per line). */
     auth: z
       .strictObject({

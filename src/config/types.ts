@@ -102,6 +102,8 @@ export interface SupervisorConfig {
   serve?: {
     /** The cap on every tool result `serve` sends; `--max-result-bytes` wins over it. */
     maxResultBytes?: number;
+    /** How many `serve --http` sessions may be open at once; `--max-sessions` wins over it. */
+    maxSessions?: number;
     /** Who may call `serve --http`; absent: no auth, which only a loopback address allows. */
     auth?: { tokens: ServeToken[] /** Absolute path. */; tokensFile?: string };
     /** Hosts and origins `serve --http` accepts besides its own loopback address. */

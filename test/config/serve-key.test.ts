@@ -43,3 +43,16 @@ describe('serve.maxResultBytes', () => {
     expect(problem(config('[1]'))).toMatch(/^fleet\.yaml:1:\d+ serve: expected a mapping, received a list/m);
   });
 });
+
+describe('serve.maxSessions', () => {
+  it('takes a whole number of at least 1, and names a bad one at its line', () => {
+    expect(parseConfig(config('{ maxSessions: 2 }')).serve).toEqual({ maxSessions: 2 });
+    expect(problem(config('{ maxSessions: 0 }'))).toMatch(
+      /^fleet\.yaml:1:\d+ serve\.maxSessions: must be at least 1$/m,
+    );
+    expect(problem(config('{ maxSessions: 1.5 }'))).toMatch(
+      /^fleet\.yaml:1:\d+ serve\.maxSessions: must be a whole number$/m,
+    );
+    expect(problem(config('{ maxSessions: many }'))).toMatch(/^fleet\.yaml:1:\d+ serve\.maxSessions: /m);
+  });
+});
