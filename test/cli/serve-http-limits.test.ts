@@ -103,6 +103,13 @@ describe('serve --http: serve.auth.tokensFile is read again when it changes', ()
     );
     expect((await inSession(C, sessionOf(c))).status).toBe(200);
     expect((await open(B)).status).toBe(401);
+    // SIGHUP reads it again too.
+    serve.proc.child.kill('SIGHUP');
+    await serve.proc.waitFor(
+      /msg="tokens file not applied: the last good tokens stay" trigger=SIGHUP/,
+      10_000,
+    );
+    expect((await inSession(C, sessionOf(c))).status).toBe(200);
     await inSession(C, sessionOf(c), 'DELETE');
   }, 30_000);
 });
