@@ -3,7 +3,9 @@
 // Run: node --import tsx [--cpu-prof --cpu-prof-dir=prof] bench/calls-profile.ts [ours-only|loop-only] [sequential]
 // [spawn]. `spawn` adds the same contenders spawned the other way: ours and the bare connection with only a process
 // group (`pgroup`), the loop's child in a cgroup leaf of its own (`loop-cg`) and with our child environment
-// (`loop-env`), to tell what the containment costs a round trip from what the client costs.
+// (`loop-env`), to tell what the containment costs a round trip from what the client costs. `one-cpu` pins this
+// process and every server to CPU 0 (taskset) once they run, so no round trip waits for the other CPU to wake.
+import { execFileSync } from 'node:child_process';
 import { startBareLoop } from './lib/bare-loop.js';
 import {
   type CallRate,
@@ -37,6 +39,9 @@ try {
       all['loop-env'] = await startBareLoop({ env: true });
     }
   }
+  if (args.includes('one-cpu'))
+    for (const pid of [process.pid, ...Object.values(all).map((c) => c.pid())])
+      if (pid !== undefined) execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
   for (const c of Object.values(all)) {
     await sequentialEcho(c, 1500);
     await concurrentEcho(c, 3000, 64);
@@ -50,7 +55,7 @@ try {
         5,
         each((c) => concurrentEcho(c, 4000, 64)),
       );
-  console.log(`ours from ${OURS_FROM}/`);
+  console.log(`ours from ${OURS_FROM}/${args.includes('one-cpu') ? ', every process on CPU 0' : ''}`);
   for (const [label, r] of [
     ['sequential', seq],
     ['64 in flight', par],
