@@ -64,7 +64,9 @@ describe('Supervisor with real fixture servers', () => {
     const respawns = events.filter((e) => e.type === 'state' && e.from === 'backoff');
     const waited = respawns.map((r, i) => r.at - backoffs[i]!.at);
     expect(waited).toHaveLength(3);
-    for (const [i, d] of [40, 80, 160].entries()) expect(waited[i]).toBeGreaterThanOrEqual(d - 2);
+    // The events are stamped when observed, which on a loaded machine is a few ms after the timer was set; the exact
+    // delays are the subject of the simulated-clock tests. Here: each wait is its delay, doubling, give or take.
+    for (const [i, d] of [40, 80, 160].entries()) expect(waited[i]).toBeGreaterThanOrEqual(d * 0.9);
     expect(await sup.callTool('loop.echo')).toMatch(/^ERROR: server 'loop' is failed: more than 3 restarts/);
   });
 
