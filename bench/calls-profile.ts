@@ -2,10 +2,11 @@
 // and the bare JSON-RPC loop, against the fixture, in interleaved rounds (no SDK, no large results).
 // Run: node --import tsx [--cpu-prof --cpu-prof-dir=prof] bench/calls-profile.ts [ours-only|loop-only] [sequential]
 // [spawn]. `spawn` adds the same contenders spawned the other way: ours and the bare connection with only a process
-// group (`pgroup`), the loop's child in a cgroup leaf of its own (`loop-cg`) and with our child environment
+// group (`pgroup`) and ours in a pid namespace (`ours-ns`), the loop's child in a cgroup leaf of its own (`loop-cg`) and with our child environment
 // (`loop-env`), to tell what the containment costs a round trip from what the client costs. `one-cpu` pins this
 // process and every server to CPU 0 (taskset) once they run, so no round trip waits for the other CPU to wake.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startBareLoop } from './lib/bare-loop.js';
 import {
   type CallRate,
@@ -20,13 +21,25 @@ import { OURS_FROM } from './lib/ours.js';
 import { fmt, median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
+
+/** A process and everything under it (a pid namespace's server is unshare's child). */
+function withDescendants(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return [pid, ...children.flatMap(withDescendants)];
+}
 const sequentialOnly = args.includes('sequential');
 const spawnVariants = args.includes('spawn');
 const all: Record<string, Contender> = {};
 try {
   if (!args.includes('loop-only')) {
     all.ours = await startOurs('bypass');
-    if (spawnVariants) all['ours-pg'] = await startOurs('bypass', [], 'pgroup');
+    if (spawnVariants) {
+      all['ours-pg'] = await startOurs('bypass', [], 'pgroup');
+      all['ours-ns'] = await startOurs('bypass', [], 'pidns');
+    }
   }
   if (!args.includes('ours-only')) {
     if (!args.includes('loop-only')) {
@@ -40,8 +53,8 @@ try {
     }
   }
   if (args.includes('one-cpu'))
-    for (const pid of [process.pid, ...Object.values(all).map((c) => c.pid())])
-      if (pid !== undefined) execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
+    for (const pid of [process.pid, ...Object.values(all).flatMap((c) => withDescendants(c.pid()))])
+      execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
   for (const c of Object.values(all)) {
     await sequentialEcho(c, 1500);
     await concurrentEcho(c, 3000, 64);
