@@ -101,6 +101,10 @@ export class Jail {
     if (this.cgroup !== undefined && cgroupPopulated(this.cgroup)) return true;
     if (!this.leader) return false;
     if (this.init && sameProcess(this.init.pid, this.init.procStart)) return true;
+    // Most exits leave the group empty: one kill(-pgid, 0) says so without reading every pid in /proc, which for a
+    // fleet stopped at once costs O(servers × processes). Zombies and a reused group id still answer it, so any
+    // other answer goes on to the scan, which leaves both out.
+    if (!groupHasAny(this.leader.pid)) return false;
     return this.groupPids().length > 0;
   }
 
@@ -146,5 +150,15 @@ export class Jail {
     const exit = this.leaderExit;
     if (exit !== undefined && !members.some((m) => m.startTime <= exit)) return [];
     return members.map((m) => m.pid);
+  }
+}
+
+/** Whether any process, zombies included, is in group `pgid`; only "no such group" (ESRCH) counts as none. */
+function groupHasAny(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
