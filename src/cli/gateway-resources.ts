@@ -18,6 +18,8 @@ import {
   isModernRequest,
   ReadResourceRetrySchema,
 } from './gateway-input.js';
+import { modernRead } from './gateway-modern-input.js';
+import { serverData } from './gateway-result.js';
 import { frontRead } from './gateway-rounds.js';
 
 /** The `data` key under which a JSON-RPC error of `serve` carries the failure's code. */
@@ -77,9 +79,8 @@ export class GatewayResources {
       // A 2026 client answers a read's input rounds itself (its retry sent on as given); for a 2025 one, serve
       // asks it with the 2025 requests it declared.
       const modern = isModernRequest(request.params);
-      const { retry, passInputRequired, inputCapabilities } = frontCallOptions(request.params);
       const out = modern
-        ? await sup.readResource(uri, { retry, passInputRequired, inputCapabilities })
+        ? await modernRead(sup, uri, frontCallOptions(request.params))
         : await frontRead(sup, { server, requestId: extra.requestId, signal: extra.signal }, uri);
       if (!out.ok && modern && out.code === 'INPUT_REQUIRED' && out.input) return out.input as never;
       if (!out.ok) throw toMcpError(out);
@@ -177,7 +178,8 @@ export class GatewayResources {
 
 /**
  * A failure as the JSON-RPC error a client expects: an unknown resource is −32002 (MCP), a bad request or
- * cursor −32602, a server's own error keeps its code and message; anything else is −32603. The code is in `data`.
+ * cursor −32602, a server's own error keeps its code, its message and its `data` object; anything else is
+ * −32603. The code is in `data`.
  */
 function toMcpError(f: ResourceFailure): McpError {
   const data = {
@@ -185,8 +187,10 @@ function toMcpError(f: ResourceFailure): McpError {
     ...(f.server !== undefined ? { server: f.server } : {}),
     ...(f.uri !== undefined ? { uri: f.uri } : {}),
   };
-  if (f.code === 'UNKNOWN_RESOURCE') return new McpError(RESOURCE_NOT_FOUND, f.message, data);
-  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message, data);
+  // A server's own error keeps its `data` object too (as for prompts): the client may need it.
+  const theirs = f.rpcCode !== undefined ? { ...serverData(f.rpcData), ...data } : data;
+  if (f.code === 'UNKNOWN_RESOURCE') return new McpError(RESOURCE_NOT_FOUND, f.message, theirs);
+  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message, theirs);
   if (f.code === 'NOT_SUPPORTED') return new McpError(ErrorCode.MethodNotFound, f.message, data);
   const invalid = f.code === 'INVALID_CALL' || f.code === 'INVALID_CURSOR';
   return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message, data);

@@ -1,6 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerConfig } from '../config/types.js';
 import { isRecord } from '../framing/is-record.js';
 import { resultKind } from '../framing/result-type.js';
 import type { CallOptions, InputRetry } from '../protocol/call-options.js';
@@ -20,28 +19,9 @@ import type { InputHandler } from '../supervisor/input-rounds.js';
 import { inputRounds, type RoundStep, type RoundsEnd } from '../supervisor/input-surface.js';
 import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resource-outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { allowedKinds, barredWhy, type InputKind, KIND_OF } from './gateway-gate.js';
 
-/** The client capability each kind of input request needs (MCP: the client must have declared it). */
-const KIND_OF: Readonly<Record<string, 'elicitation' | 'sampling' | 'roots'>> = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
-
-type Kind = 'elicitation' | 'sampling' | 'roots';
-
-/**
- * The kinds of input a server may put to the client, as for its own requests (docs/security.md): sampling and
- * elicitation only with `allow:`, roots only with `roots: client`. A server not known (yet) may ask nothing.
- */
-function allowedKinds(config: readonly ServerConfig[], id: string | undefined): Set<Kind> {
-  const server = config.find((s) => s.id === id);
-  const out = new Set<Kind>();
-  if (server?.allow?.includes('sampling')) out.add('sampling');
-  if (server?.allow?.includes('elicitation')) out.add('elicitation');
-  if (server?.roots === 'client') out.add('roots');
-  return out;
-}
+type Kind = InputKind;
 
 /**
  * What a 2025 front client declared it can answer at its `initialize`, less what the server may not ask: declared
@@ -74,12 +54,7 @@ export function frontAnswerer(
     ];
     const may = allowed(asker());
     const barred = kinds((k) => k === undefined || !may.has(k));
-    if (barred.length > 0) {
-      const who = asker() === undefined ? 'the server' : `server '${asker()}'`;
-      throw new Error(
-        `${who} is not allowed to ask the client for ${barred.join(', ')} (allow:, roots: client)`,
-      );
-    }
+    if (barred.length > 0) throw new Error(barredWhy(asker(), barred));
     const undeclared = kinds((k) => k !== undefined && !caps[k]);
     if (undeclared.length > 0)
       throw new Error(`the client declared no ${undeclared.join(', ')} capability to answer it`);
@@ -188,7 +163,11 @@ export async function frontRead(
   const asker: Asker = { id: undefined };
   const spec = { what: `resource '${uri}'`, method: 'resources/read', name: uri, asker };
   const rounds = await frontRounds<ResourceReadOutcome>(sup, front, spec, async (o) => {
-    const out = await sup.readResource(uri, o);
+    // The read's server is known once routed: it is told only what it may ask of what the client declared.
+    const servers = sup.config.servers;
+    const inputCapabilitiesFor = (s: string) =>
+      frontInputCapabilities(front.server, allowedKinds(servers, s));
+    const out = await sup.readResource(uri, { ...o, inputCapabilitiesFor });
     asker.id = out.server;
     return !out.ok && out.code === 'INPUT_REQUIRED' && out.input ? { input: out.input } : { done: out };
   });

@@ -14,6 +14,7 @@ import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import { fleetCacheHint, frontCallOptions, GetPromptRetrySchema, isModernRequest } from './gateway-input.js';
+import { modernPrompt } from './gateway-modern-input.js';
 import { serverData } from './gateway-result.js';
 import { frontPrompt } from './gateway-rounds.js';
 
@@ -61,9 +62,8 @@ export class GatewaySurface {
       const { name, arguments: args } = request.params;
       // A 2026 client's input round, as for tools/call: its capabilities declared, its retry sent on as given. A
       // 2025 client is asked by serve with the 2025 requests it declared.
-      const { retry, passInputRequired, inputCapabilities } = frontCallOptions(request.params);
       const out = isModernRequest(request.params)
-        ? await sup.getPrompt(name, args, { retry, passInputRequired, inputCapabilities })
+        ? await modernPrompt(sup, name, args, frontCallOptions(request.params))
         : await frontPrompt(sup, { server, requestId: extra.requestId, signal: extra.signal }, name, args);
       if (!out.ok) throw toMcpError(out);
       return out.result as never;

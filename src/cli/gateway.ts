@@ -15,6 +15,7 @@ import { CallToolRetrySchema, fleetCacheHint, frontCallOptions, isModernRequest 
 import { composeInstructions, instructionsAtInitialize } from './gateway-instructions.js';
 import { answerListen } from './gateway-listen.js';
 import { answerDiscover, EraTransport } from './gateway-modern.js';
+import { modernToolCall } from './gateway-modern-input.js';
 import { relayProgress } from './gateway-progress.js';
 import { GatewayResources } from './gateway-resources.js';
 import { gatewayResult } from './gateway-result.js';
@@ -141,7 +142,7 @@ export class Gateway {
       };
       // A 2025 client cannot retry an input_required result: serve answers the rounds through it instead.
       const result = isModernRequest(request.params)
-        ? await this.sup.callToolResult(name, args, opts)
+        ? await modernToolCall(this.sup, name, args, opts)
         : await frontToolCall(this.sup, this.front(extra), name, args, opts);
       return this.resources.rewriteLinks(name, gatewayResult(name, result) as CallToolResult);
     });

@@ -170,8 +170,13 @@ export class FleetResources {
 
   /** Reads at the owning server; a read that asks for input runs the host's rounds (see `readResourceAt`). */
   async read(uri: unknown, options?: InputOptions): Promise<ResourceReadOutcome> {
-    const opts = checkPromptInput(options);
-    if (typeof opts === 'string') return resourceFailure('INVALID_CALL', `invalid read options: ${opts}`);
+    const checked = checkPromptInput(options);
+    if (typeof checked === 'string')
+      return resourceFailure('INVALID_CALL', `invalid read options: ${checked}`);
+    const per = options?.inputCapabilitiesFor;
+    if (per !== undefined && typeof per !== 'function')
+      return resourceFailure('INVALID_CALL', 'invalid read options: inputCapabilitiesFor must be a function');
+    const opts: InputOptions = per ? { ...checked, inputCapabilitiesFor: per } : checked;
     const target = await this.route(uri);
     if (!target.ok) return target;
     const { server, original, conn } = target;

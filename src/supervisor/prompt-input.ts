@@ -22,7 +22,14 @@ export function checkPromptInput(opts: unknown): PromptInputOptions | string {
 }
 
 /** The same options on `readResource`: a read, too, may answer `input_required` (MCP 2026-07-28). */
-export type InputOptions = PromptInputOptions;
+export interface InputOptions extends PromptInputOptions {
+  /**
+   * A gateway's: what its client can answer as declared to the read's server, known only once the read is routed
+   * (the client's kinds less what that server may not ask). Used with `passInputRequired`, instead of
+   * `inputCapabilities`.
+   */
+  inputCapabilitiesFor?: ((server: string) => Record<string, unknown>) | undefined;
+}
 
 /** Who answers a request's input rounds in the library, and what it declares it can answer. */
 export interface HostInput {

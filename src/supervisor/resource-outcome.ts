@@ -25,6 +25,8 @@ export interface ResourceFailure {
   uri?: string;
   /** The JSON-RPC error code, for `REMOTE_ERROR` and a server's own `UNKNOWN_RESOURCE`. */
   rpcCode?: number;
+  /** The server's error `data`, as it sent it, when it sent any. */
+  rpcData?: unknown;
   /** For `INPUT_REQUIRED` and `INPUT_ROUNDS`: what the server asked and the `requestState` a retry must carry. */
   input?: InputRequired;
 }
@@ -100,5 +102,6 @@ export function resourceFailureFromError(
         : f.code;
   const out = resourceFailure(code, f.message, where);
   if (f.rpcCode !== undefined) out.rpcCode = f.rpcCode;
+  if (f.rpcData !== undefined) out.rpcData = f.rpcData;
   return out;
 }

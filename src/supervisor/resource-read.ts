@@ -2,7 +2,7 @@ import { isRecord } from '../framing/is-record.js';
 import { resultKind } from '../framing/result-type.js';
 import type { McpConnection } from '../protocol/connection.js';
 import { inputRounds } from './input-surface.js';
-import { declaredInput, type HostInput, type PromptInputOptions, promptRetryParams } from './prompt-input.js';
+import { declaredInput, type HostInput, type InputOptions, promptRetryParams } from './prompt-input.js';
 import {
   type FleetResourceContents,
   type ResourceReadOutcome,
@@ -28,12 +28,15 @@ export interface ReadTarget {
  */
 export async function readResourceAt(
   target: ReadTarget,
-  opts: PromptInputOptions,
+  opts: InputOptions,
   host: HostInput,
 ): Promise<ResourceReadOutcome> {
   const { server, conn, uri, timeoutMs } = target;
   const where = { server, uri };
-  const capabilities = declaredInput(opts, host);
+  const capabilities =
+    opts.passInputRequired && opts.inputCapabilitiesFor
+      ? opts.inputCapabilitiesFor(server)
+      : declaredInput(opts, host);
   const rounds = await inputRounds<ResourceReadOutcome>({
     what: `resource '${uri}'`,
     server,

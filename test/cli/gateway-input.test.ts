@@ -17,7 +17,11 @@ const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 beforeAll(async () => {
   const { sup } = f.create(
     fleetConfig([
-      fixtureServer('a', ['--input-required', '1', '--meta-echo', '--cache-ttl', '60000', ...LISTS]),
+      // Allowed to ask the client for elicitation: else its round never reaches a client (docs/security.md).
+      {
+        ...fixtureServer('a', ['--input-required', '1', '--meta-echo', '--cache-ttl', '60000', ...LISTS]),
+        allow: ['elicitation'],
+      },
     ]),
   );
   const started = sup.start();

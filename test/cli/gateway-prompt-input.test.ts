@@ -15,7 +15,7 @@ let send: Awaited<ReturnType<typeof rawFront>>;
 
 beforeAll(async () => {
   ({ sup } = f.create(
-    fleetConfig([{ ...fixtureServer('m'), args: [MODERN], allow: ['sampling'] }]),
+    fleetConfig([{ ...fixtureServer('m'), args: [MODERN], allow: ['sampling', 'elicitation'] }]),
     // The fleet could answer sampling (a 2025 server's request) itself: a 2026 client's call must not claim it.
     { onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }) },
   ));

@@ -15,8 +15,9 @@ beforeAll(async () => {
   // Two servers with the same URI: the vault is exposed under the name that routes to m.
   const { sup } = f.create(
     fleetConfig([
-      { ...fixtureServer('m'), args: [MODERN] },
-      { ...fixtureServer('n'), args: [MODERN] },
+      // Both may ask the client for elicitation (docs/security.md).
+      { ...fixtureServer('m'), args: [MODERN], allow: ['elicitation'] },
+      { ...fixtureServer('n'), args: [MODERN], allow: ['elicitation'] },
     ]),
   );
   const started = sup.start();
@@ -59,11 +60,16 @@ describe('input_required on resources/read through serve', () => {
     });
   });
 
-  it('a 2025 client that declared no elicitation is declared so to the server, which refuses the read', async () => {
+  it("a 2025 client that declared no elicitation is declared so to the server, which refuses the read with its error's data", async () => {
     const old = await send('resources/read', { uri: 'mcp-supervisor://m/fixture%3A%2F%2Fvault' });
+    // The server's own error data is relayed beside our code, as for prompts: the client learns what to declare.
     expect(old.error).toMatchObject({
       code: -32021,
-      data: { 'mcp-supervisor/code': 'REMOTE_ERROR', server: 'm' },
+      data: {
+        requiredCapabilities: { elicitation: expect.anything() },
+        'mcp-supervisor/code': 'REMOTE_ERROR',
+        server: 'm',
+      },
     });
   });
 });
