@@ -3,6 +3,8 @@ import { isRecord } from '../framing/is-record.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import type { HeldName } from '../registry/name-claims.js';
 import { clampTimeout } from './call-input.js';
+import { rememberHanded, routeChanged } from './input-route-check.js';
+import { InputRoutes } from './input-routes.js';
 import { type CacheHint, ListHints, ListTimers } from './list-hints.js';
 import { type ListenOutcome, ListenStreams } from './listen-streams.js';
 import { checkPromptInput, type HostInput, type InputOptions } from './prompt-input.js';
@@ -58,6 +60,8 @@ export class FleetResources {
   private readonly hints = { resources: new ListHints(), templates: new ListHints() };
   /** The catalog's re-read when the shorter of its lists' ttls runs out. */
   private readonly ttl: ListTimers;
+  /** Which server handed out each `requestState` a gateway's client got, for its retry's route check. */
+  private readonly inputRoutes = new InputRoutes();
 
   constructor(private readonly deps: FleetResourcesDeps) {
     this.order = deps.servers.map((s) => s.id);
@@ -181,8 +185,13 @@ export class FleetResources {
     if (!target.ok) return target;
     const { server, original, conn } = target;
     const expose = (u: string) => this.routes.expose(server, u);
+    const changed = routeChanged(this.inputRoutes, opts.retry, server, `resource '${String(uri)}'`);
+    if (changed) return resourceFailure('ROUTE_CHANGED', changed, { server, uri: uri as string });
     const at = { server, conn, original, uri: uri as string, timeoutMs: this.timeoutOf(server), expose };
-    return readResourceAt(at, opts, this.deps.input ?? {});
+    const out = await readResourceAt(at, opts, this.deps.input ?? {});
+    if (!out.ok && out.code === 'INPUT_REQUIRED' && opts.passInputRequired)
+      rememberHanded(this.inputRoutes, out.input, server);
+    return out;
   }
 
   async subscribe(uri: unknown, listener: (u: ResourceUpdate) => void): Promise<ResourceSubscribeOutcome> {

@@ -7,6 +7,8 @@ import { clampTimeout } from './call-input.js';
 import { type CompleteResult, type CompletionRef, completeOn } from './fleet-complete.js';
 import { FleetPrompts } from './fleet-prompts.js';
 import { HeldNotices } from './held-notices.js';
+import { rememberHanded, routeChanged } from './input-route-check.js';
+import { InputRoutes } from './input-routes.js';
 import { inputRounds } from './input-surface.js';
 import { type CacheHint, ListHints, ListTimers } from './list-hints.js';
 import { isLogLevel, type LogLevel, type SetLevelOutcome } from './log-level.js';
@@ -40,6 +42,8 @@ export class FleetSurface {
   /** Each server's latest `prompts/list` cache hint (MCP 2026-07-28), and the re-list its ttl asks for. */
   readonly promptHints = new ListHints();
   private readonly ttl: ListTimers;
+  /** Which server handed out each `requestState` a gateway's client got, for its retry's route check. */
+  private readonly inputRoutes = new InputRoutes();
 
   constructor(
     private readonly servers: ReadonlyMap<string, ServerConfig>,
@@ -150,6 +154,8 @@ export class FleetSurface {
     const conn = this.connection(prompt.server);
     if (!conn)
       return surfaceFailure('SERVER_DOWN', `server '${prompt.server}' is not connected`, prompt.server);
+    const changed = routeChanged(this.inputRoutes, opts.retry, prompt.server, `prompt '${name}'`);
+    if (changed) return surfaceFailure('ROUTE_CHANGED', changed, prompt.server);
     const declared = declaredInput(opts, this.input);
     const rounds = await inputRounds<SurfaceOutcome<GetPromptResult>>({
       what: `prompt '${name}'`,
@@ -182,6 +188,8 @@ export class FleetSurface {
       return rounds.input ? { ...failure, input: rounds.input } : failure;
     }
     const out = rounds.value;
+    const handed = out.ok ? resultKind(out.result) : undefined;
+    if (handed?.kind === 'input_required') rememberHanded(this.inputRoutes, handed.input, prompt.server);
     if (out.ok && out.result.resultType !== 'input_required' && !Array.isArray(out.result.messages)) {
       return surfaceFailure(
         'INVALID_RESULT',
