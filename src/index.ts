@@ -64,7 +64,7 @@ export type { ExposedPrompt } from './registry/exposed-prompt.js';
 export type { SurfaceErrorCode, SurfaceFailure, SurfaceOutcome } from './protocol/surface-outcome.js';
 export type { CompleteResult, CompletionRef } from './supervisor/fleet-complete.js';
 export type { GetPromptResult } from './supervisor/fleet-surface.js';
-export type { TaskMethod } from './supervisor/fleet-tasks.js';
+export type { TaskMethod, TaskPage } from './supervisor/fleet-tasks.js';
 export { isLogLevel, LOG_LEVELS, type LogLevel, type SetLevelOutcome } from './supervisor/log-level.js';
 
 // Config: load and check a YAML/JSON config, or build one in code with the same shapes and defaults.

@@ -27,7 +27,7 @@ export const GATEWAY_TASKS: NonNullable<ServerCapabilities['tasks']> = {
 /**
  * Tasks through `serve`: a task-augmented `tools/call` goes to the owning server unchanged but for the tool's
  * name, and `tasks/get`, `tasks/result`, `tasks/cancel` go to the server that created the task, under the
- * fleet's task ids (docs/mcp-surface.md); `tasks/list` is merged, `notifications/tasks/status` relayed.
+ * fleet's task ids (docs/mcp-surface.md); `tasks/list` is paged across the fleet, `notifications/tasks/status` relayed.
  */
 export class GatewayTasks {
   private closed = false;
@@ -47,8 +47,9 @@ export class GatewayTasks {
     server.setRequestHandler(CancelTaskRequestSchema, async (r) =>
       this.routed('tasks/cancel', r.params.taskId),
     );
-    server.setRequestHandler(ListTasksRequestSchema, async () => {
-      const out = await sup.listTasks();
+    server.setRequestHandler(ListTasksRequestSchema, async (r) => {
+      const cursor = r.params?.cursor;
+      const out = await sup.listTasks(cursor !== undefined ? { cursor } : {});
       if (!out.ok) throw taskError(out);
       return out.result as never;
     });
@@ -104,6 +105,13 @@ export class GatewayTasks {
 function taskError(f: SurfaceFailure): McpError {
   const data = { [CODE_KEY]: f.code, ...(f.server !== undefined ? { server: f.server } : {}) };
   if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message, data);
-  const invalid = ['UNKNOWN_TASK', 'TASK_LOST', 'UNKNOWN_TOOL', 'INVALID_CALL', 'FORBIDDEN'].includes(f.code);
+  const invalid = [
+    'UNKNOWN_TASK',
+    'TASK_LOST',
+    'INVALID_CURSOR',
+    'UNKNOWN_TOOL',
+    'INVALID_CALL',
+    'FORBIDDEN',
+  ].includes(f.code);
   return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message, data);
 }

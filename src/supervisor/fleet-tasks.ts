@@ -2,6 +2,7 @@ import { capToolResult } from '../framing/cap-result.js';
 import { isRecord } from '../framing/is-record.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
+import { decodeCursor, encodeCursor, type ResourceCursor } from './resource-cursor.js';
 
 /** The `tasks/*` requests routed by task id to the server that created the task. */
 export type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/cancel';
@@ -15,8 +16,18 @@ export const MAX_TASKS = 10_000;
 /** A task in one of these states changes no more. */
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-/** Pages of `tasks/list` read from one server at most. */
+/** Pages of `tasks/list` asked of the servers for one page of the fleet's, at most. */
 const MAX_TASK_PAGES = 20;
+
+/** One page of the fleet's tasks, under the fleet's ids. */
+export interface TaskPage {
+  tasks: Record<string, unknown>[];
+  nextCursor?: string;
+}
+
+function page(tasks: Record<string, unknown>[], next: ResourceCursor | undefined): SurfaceOutcome<TaskPage> {
+  return { ok: true, server: '', result: { tasks, ...(next ? { nextCursor: encodeCursor(next) } : {}) } };
+}
 
 interface TaskEntry {
   server: string;
@@ -112,34 +123,60 @@ export class FleetTasks {
     return { ok: true, server, result: { ...capToolResult(result, { maxBytes }) } };
   }
 
-  /** Every task of every connected server that lists tasks, servers in config order; never rejects. */
-  async list(): Promise<SurfaceOutcome<{ tasks: Record<string, unknown>[] }>> {
-    const tasks: Record<string, unknown>[] = [];
-    for (const server of this.order) {
-      const conn = this.connection(server);
-      const caps = conn?.serverInit?.capabilities.tasks;
-      if (!conn || conn.exit || !isRecord(caps) || !caps.list) continue;
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_TASK_PAGES; page++) {
-        const params = cursor === undefined ? {} : { cursor };
-        const out = await requestOutcome<Record<string, unknown>>(
-          conn,
-          server,
-          'tasks/list',
-          params,
-          this.timeout(server),
-        );
-        if (!out.ok) return out;
-        const listed = Array.isArray(out.result.tasks) ? out.result.tasks : [];
-        for (const t of listed) {
-          if (!isRecord(t) || typeof t.taskId !== 'string') continue;
-          tasks.push({ ...t, taskId: this.remember(server, t.taskId, conn, t) });
-        }
-        if (typeof out.result.nextCursor !== 'string') break;
-        cursor = out.result.nextCursor;
+  /**
+   * One page of the fleet's tasks, servers in config order; never rejects. A page is one server's page (a server
+   * with nothing on a page is passed over, within a bound); `nextCursor` names the server and that server's own
+   * cursor, opaque to the caller. A cursor this fleet did not hand out, or one naming a server no longer in it,
+   * fails with `INVALID_CURSOR`; a server not listing now (stopped, restarting) is passed over.
+   */
+  async list(cursor?: string): Promise<SurfaceOutcome<TaskPage>> {
+    const at: ResourceCursor | undefined =
+      cursor === undefined ? { s: this.order[0] ?? '' } : decodeCursor(cursor);
+    if (cursor !== undefined && (!at || !this.order.includes(at.s)))
+      return surfaceFailure('INVALID_CURSOR', `unknown cursor ${JSON.stringify(cursor)}`);
+    let i = Math.max(0, this.order.indexOf(at?.s ?? ''));
+    let serverCursor = at?.c;
+    for (let asked = 0; i < this.order.length; ) {
+      const server = this.order[i]!;
+      const conn = this.lister(server);
+      if (!conn) {
+        i++;
+        serverCursor = undefined;
+        continue;
       }
+      // An endless run of empty pages must not hold one request forever: the caller gets the cursor back.
+      if (asked++ === MAX_TASK_PAGES)
+        return page([], { s: server, ...(serverCursor !== undefined ? { c: serverCursor } : {}) });
+      const params = serverCursor === undefined ? {} : { cursor: serverCursor };
+      const out = await requestOutcome<Record<string, unknown>>(
+        conn,
+        server,
+        'tasks/list',
+        params,
+        this.timeout(server),
+      );
+      if (!out.ok) return out;
+      const tasks: Record<string, unknown>[] = [];
+      for (const t of Array.isArray(out.result.tasks) ? out.result.tasks : []) {
+        if (!isRecord(t) || typeof t.taskId !== 'string') continue;
+        tasks.push({ ...t, taskId: this.remember(server, t.taskId, conn, t) });
+      }
+      const own = out.result.nextCursor;
+      const after = this.order.slice(i + 1).find((s) => this.lister(s) !== undefined);
+      const next: ResourceCursor | undefined =
+        typeof own === 'string' ? { s: server, c: own } : after !== undefined ? { s: after } : undefined;
+      if (tasks.length > 0 || next === undefined) return page(tasks, next);
+      i = this.order.indexOf(next.s);
+      serverCursor = next.c;
     }
-    return { ok: true, server: '', result: { tasks } };
+    return page([], undefined);
+  }
+
+  /** The connection to list `server`'s tasks on, when it is up and declares `tasks.list`. */
+  private lister(server: string): McpConnection | undefined {
+    const conn = this.connection(server);
+    const caps = conn?.serverInit?.capabilities.tasks;
+    return conn && !conn.exit && isRecord(caps) && caps.list ? conn : undefined;
   }
 
   /** Hears `notifications/tasks/status` of a task this fleet handed out, with the fleet's task id. */

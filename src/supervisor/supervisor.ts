@@ -23,7 +23,7 @@ import { FleetCalls } from './fleet-calls.js';
 import type { CompleteResult, CompletionRef } from './fleet-complete.js';
 import { FleetResources } from './fleet-resources.js';
 import { FleetSurface, type GetPromptResult } from './fleet-surface.js';
-import { FleetTasks, type TaskMethod } from './fleet-tasks.js';
+import { FleetTasks, type TaskMethod, type TaskPage } from './fleet-tasks.js';
 import { FleetTools } from './fleet-tools.js';
 import { HeldNotices } from './held-notices.js';
 import { LifecycleSpans } from './lifecycle-spans.js';
@@ -364,10 +364,13 @@ export class Supervisor {
     return this.tasks.request(method, taskId, opts);
   }
 
-  /** Every task of every server that lists tasks, under the fleet's task ids; never rejects. */
-  listTasks(): Promise<SurfaceOutcome<{ tasks: Record<string, unknown>[] }>> {
+  /**
+   * One page of the tasks of every server that lists tasks, under the fleet's task ids; `nextCursor` asks for the
+   * next page, and a cursor this fleet did not hand out fails with `INVALID_CURSOR`. Never rejects.
+   */
+  listTasks(opts: { cursor?: string } = {}): Promise<SurfaceOutcome<TaskPage>> {
     if (this.stopping) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
-    return this.tasks.list();
+    return this.tasks.list(opts.cursor);
   }
 
   /** Hears each server's `notifications/tasks/status`, under the fleet's task ids. */

@@ -179,6 +179,31 @@ describe('serve: tasks', () => {
     expect(failed.statusMessage).toBe("server 'ev' exited: the task is lost");
   });
 
+  it('pages tasks/list across the fleet, and answers a cursor it did not hand out with −32602', async () => {
+    const tasks = ['--tasks', '3', '--page-size', '2'];
+    const config = writeFixtureConfig(cli.tempDir(), [
+      { id: 'a', flags: tasks },
+      { id: 'b', flags: tasks },
+    ]);
+    const client = await connect(cli, clients, config);
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.request(
+        { method: 'tasks/list', params: cursor !== undefined ? { cursor } : {} },
+        ListTasksResultSchema,
+      );
+      pages.push(page.tasks.map((t) => t.taskId));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined && pages.length < 10);
+    expect(pages).toEqual([['a.task-1', 'a.task-2'], ['a.task-3'], ['b.task-1', 'b.task-2'], ['b.task-3']]);
+    const bad = await rejection(
+      client.request({ method: 'tasks/list', params: { cursor: 'not a cursor' } }, ListTasksResultSchema),
+    );
+    expect(bad.code).toBe(-32602);
+    expect(bad.data).toMatchObject({ 'mcp-supervisor/code': 'INVALID_CURSOR' });
+  });
+
   it('declares no tasks when no server of the fleet does', async () => {
     const config = writeFixtureConfig(cli.tempDir(), [{ id: 'fx' }]);
     const client = await connect(cli, clients, config);
