@@ -163,7 +163,8 @@ export class Gateway {
 
   // A 2026 client never initializes: its first request starts the fleet. It is never sent the servers' sampling,
   // elicitation or roots requests: 2026 has no such wire requests (a 2026 client answers them −32601); what a
-  // server asks reaches it as an input_required result of its own call, as its request's capabilities allow.
+  // server asks reaches it as an input_required result of its own call, as its request's capabilities and the
+  // server's allow: permit (gateway-modern-input.ts).
   private modern(_envelope: Envelope): void {
     if (this.closed || this.modernSeen) return;
     this.modernSeen = true;
