@@ -26,6 +26,8 @@ export async function serveConformance(
       `    args: [${args.map((a) => JSON.stringify(a)).join(', ')}]`,
       '    namespace: false',
       '    allow: [sampling, elicitation]',
+      // The client's roots too: the 2026 suite's input rounds ask for roots/list (docs/security.md).
+      '    roots: client',
       '    timeouts: { startup: 10s, call: 10s, shutdown: 2s }',
     ].join('\n');
   });
