@@ -19,15 +19,19 @@ export async function modernToolCall(
   args: Record<string, unknown> | undefined,
   opts: CallOptions,
 ): Promise<CallToolResult> {
-  const asker = sup.listTools().find((t) => t.name === name)?.server;
-  const allowed = allowedKinds(sup.config.servers, asker);
-  const result = await sup.callToolResult(name, args, {
-    ...opts,
-    inputCapabilities: permitted(opts.inputCapabilities, allowed),
-  });
+  // Looked up only when it matters (a client that declared something, or a round): calls are the hot path.
+  let asker: string | undefined;
+  const lookup = () => {
+    asker ??= sup.listTools().find((t) => t.name === name)?.server;
+    return asker;
+  };
+  const declared = opts.inputCapabilities ?? {};
+  const inputCapabilities =
+    Object.keys(declared).length === 0 ? {} : permitted(declared, allowedKinds(sup.config.servers, lookup()));
+  const result = await sup.callToolResult(name, args, { ...opts, inputCapabilities });
   const kind = resultKind(result);
   if (kind.kind !== 'input_required') return result;
-  const why = refusedInput(sup.config.servers, asker, `tool '${name}'`, kind.input);
+  const why = refusedInput(sup.config.servers, lookup(), `tool '${name}'`, kind.input);
   if (why === undefined) return result;
   return outcomeResult(
     callFailure('INPUT_REQUIRED', why, { tool: name, ...(asker ? { server: asker } : {}) }),
