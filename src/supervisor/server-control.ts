@@ -1,0 +1,42 @@
+import type { SupervisorConfig } from '../config/types.js';
+import type { FleetParts } from './fleet-parts.js';
+import type { ControlOutcome, SupervisorEvent } from './types.js';
+
+/** Where the fleet stands when one server is told to restart, stop or start. */
+export interface ControlState {
+  stopping: boolean;
+  started: boolean;
+  config: SupervisorConfig;
+}
+
+/** The command: the method's name (for the notice), the server, and the event the actor is sent. */
+export interface ControlCommand {
+  verb: string;
+  id: string;
+  type: 'RESTART' | 'STOP' | 'START';
+}
+
+/** Sends one server's RESTART, STOP or START, or says with a code why it was not sent. */
+export function controlServer(
+  parts: Pick<FleetParts, 'tell' | 'servers' | 'now'>,
+  at: ControlState,
+  emit: (event: SupervisorEvent) => void,
+  { verb, id, type }: ControlCommand,
+): ControlOutcome {
+  // After stop() nothing may start again, and a STOP is moot: the stop in progress owns every server.
+  if (at.stopping) return { ok: false, code: 'STOPPED' };
+  // Before start() an event would wait in the actor's mailbox and be overridden by start() itself.
+  if (!at.started) return { ok: false, code: 'NOT_STARTED' };
+  if (typeof id !== 'string' || !parts.servers.has(id)) {
+    const known = at.config.servers.map((s) => s.id).join(', ');
+    emit({
+      type: 'notice',
+      server: typeof id === 'string' ? id : null,
+      message: `${verb}: unknown server '${String(id)}' (servers: ${known || 'none'})`,
+      at: parts.now(),
+    });
+    return { ok: false, code: 'UNKNOWN_SERVER' };
+  }
+  parts.tell({ type, id });
+  return { ok: true };
+}
