@@ -17,11 +17,20 @@ describe('a prompt or read retried after its name or URI changed hands', () => {
     const q = fixtureServer('q', [], { args: [MODERN], namespace: false });
     const { sup } = f.create(fleetConfig([fixtureServer('p', [], { args: [MODERN], namespace: false }), q]));
     await sup.start();
-    await eventually(() => sup.listPrompts().some((x) => x.name === 'unlock'), 5000, "p's prompt");
+    // q may be ready first and hold the names while p is away: wait until p, first in config order, holds them.
+    await eventually(
+      () => sup.listPrompts().some((x) => x.name === 'unlock' && x.server === 'p'),
+      5000,
+      "p's prompt",
+    );
     const pass = { passInputRequired: true, inputCapabilities: ELICITATION };
     const prompt = await sup.getPrompt('unlock', undefined, pass);
     expect(prompt).toMatchObject({ ok: true, server: 'p', result: { resultType: 'input_required' } });
-    const read = await sup.readResource(VAULT, pass);
+    let read: ResourceReadOutcome | undefined;
+    for (const end = Date.now() + 5000; read?.server !== 'p'; ) {
+      if (Date.now() > end) throw new Error(`${VAULT} never routed to p: ${JSON.stringify(read)}`);
+      read = await sup.readResource(VAULT, pass);
+    }
     expect(read).toMatchObject({ ok: false, code: 'INPUT_REQUIRED', server: 'p' });
     const promptState = prompt.ok ? String(prompt.result.requestState) : '';
     const readState = !read.ok ? read.input?.requestState : undefined;

@@ -64,9 +64,11 @@ describe('Supervisor with real fixture servers', () => {
     const respawns = events.filter((e) => e.type === 'state' && e.from === 'backoff');
     const waited = respawns.map((r, i) => r.at - backoffs[i]!.at);
     expect(waited).toHaveLength(3);
-    // The events are stamped when observed, which on a loaded machine is a few ms after the timer was set; the exact
-    // delays are the subject of the simulated-clock tests. Here: each wait is its delay, doubling, give or take.
-    for (const [i, d] of [40, 80, 160].entries()) expect(waited[i]).toBeGreaterThanOrEqual(d * 0.9);
+    // The events are stamped when observed, which on a loaded machine can be ms after the timer was set; the exact
+    // delays are the subject of the simulated-clock tests. Here: each wait is near its delay, and they grow.
+    for (const [i, d] of [40, 80, 160].entries()) expect(waited[i]).toBeGreaterThanOrEqual(d * 0.75);
+    expect(waited[1]!).toBeGreaterThan(waited[0]!);
+    expect(waited[2]!).toBeGreaterThan(waited[1]!);
     expect(await sup.callTool('loop.echo')).toMatch(/^ERROR: server 'loop' is failed: more than 3 restarts/);
   });
 
