@@ -3,7 +3,7 @@ import type { TreeUsage } from '../process/tree-usage.js';
 import type { ServerStatus } from '../supervisor/types.js';
 import { ask, findTarget, refused, type TargetFlags } from './control-target.js';
 import { formatDuration } from './durations.js';
-import { describeExit } from './status-table.js';
+import { describeExit, rowCells } from './status-table.js';
 
 /** What `status` answers: the instance, its clock, and one row per server (with its tree's usage when alive). */
 export interface StatusData {
@@ -31,12 +31,7 @@ export async function statusCommand(flags: TargetFlags): Promise<number> {
 export function renderStatus(data: StatusData): string[] {
   const { instance: i, now } = data;
   const cells = data.servers.map((r) => [
-    r.id,
-    r.state,
-    r.pid === undefined ? '-' : String(r.pid),
-    String(r.restarts),
-    r.state === 'ready' ? formatDuration(now - r.since) : '-',
-    String(r.tools),
+    ...rowCells(r, now),
     r.usage ? `${(r.usage.cpuMs / 1000).toFixed(2)}s` : '-',
     r.usage ? formatBytes(r.usage.rssBytes) : '-',
     describeExit(r, now),

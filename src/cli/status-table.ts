@@ -25,16 +25,7 @@ export interface TableStyle {
 
 /** Renders status rows as aligned lines (header first), each cut to the terminal width so nothing wraps. */
 export function renderStatusTable(rows: readonly ServerStatus[], now: number, style: TableStyle): string[] {
-  const cells = rows.map((r) => [
-    r.id,
-    r.state,
-    r.pid === undefined ? '-' : String(r.pid),
-    String(r.restarts),
-    r.state === 'ready' ? formatDuration(now - r.since) : '-',
-    String(r.tools),
-    r.containment ?? '-',
-    describeExit(r, now),
-  ]);
+  const cells = rows.map((r) => [...rowCells(r, now), r.containment ?? '-', describeExit(r, now)]);
   const widths = COLUMNS.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const layout = (c: readonly string[]) =>
     c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
@@ -45,6 +36,18 @@ export function renderStatusTable(rows: readonly ServerStatus[], now: number, st
     lines.push(style.colour ? colourState(line, widths[0]! + 2, c[1]!) : line);
   }
   return lines;
+}
+
+/** The cells every status table starts with: id, state, pid, restarts, uptime, tools. */
+export function rowCells(r: ServerStatus, now: number): string[] {
+  return [
+    r.id,
+    r.state,
+    r.pid === undefined ? '-' : String(r.pid),
+    String(r.restarts),
+    r.state === 'ready' ? formatDuration(now - r.since) : '-',
+    String(r.tools),
+  ];
 }
 
 /** `code 1 exited, 12s ago` / `SIGKILL wedged, 3m05s ago` / `spawn failed: command "x" not found …` / `-`. */
