@@ -38,10 +38,16 @@ export async function startOurs(
   };
 }
 
-/** One McpConnection without the supervisor around it: spawn, handshake, tools/list (the fixture's own cold start). */
-export async function startBareConnection(containment?: ContainmentKind): Promise<Contender> {
-  const server = fixtureServer('fx');
-  const pool = new FramePool();
+/**
+ * One McpConnection without the supervisor around it: spawn, handshake, tools/list (the fixture's own cold start).
+ * `inline` leaves the frame pool out, so every line is parsed on the main thread.
+ */
+export async function startBareConnection(
+  containment?: ContainmentKind,
+  opts: { args?: string[]; inline?: boolean } = {},
+): Promise<Contender> {
+  const server = fixtureServer('fx', opts.args ?? []);
+  const pool = opts.inline ? undefined : new FramePool();
   const conn = new McpConnection({
     serverId: server.id,
     command: server.command,
@@ -51,12 +57,12 @@ export async function startBareConnection(containment?: ContainmentKind): Promis
     startupMs: server.timeouts.startupMs,
     shutdownMs: server.timeouts.shutdownMs,
     stdinGraceMs: 500,
-    pool,
+    ...(pool ? { pool } : {}),
     ...(containment ? { containment } : {}),
   });
   const close = async () => {
     await conn.close('stopped');
-    await pool.close();
+    await pool?.close();
   };
   try {
     await conn.initialize();

@@ -4,11 +4,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BenchError } from './bench-error.js';
-import { type Contender, startOurs } from './contenders.js';
-import { CALL_TIMEOUT_MS, FIXTURE, fixtureServer } from './fixture-fleet.js';
+import { type Contender, startBareConnection, startOurs } from './contenders.js';
+import { CALL_TIMEOUT_MS, FIXTURE } from './fixture-fleet.js';
 import { interleave } from './interleave.js';
 import { type LoopCost, measureLoop } from './loop.js';
-import { buildChildEnv, callToolText, listAllTools, McpConnection } from './ours.js';
 
 const ARGS = ['--large-lines', '1'];
 const settle = () => new Promise((r) => setTimeout(r, 5));
@@ -23,35 +22,7 @@ export interface NotificationFigures {
 }
 
 /** A bare McpConnection with no pool: what the worker split is measured against. */
-async function startInline(): Promise<Contender> {
-  const server = fixtureServer('fx', ARGS);
-  const conn = new McpConnection({
-    serverId: server.id,
-    command: server.command,
-    args: server.args,
-    cwd: server.cwd,
-    env: buildChildEnv(process.env, [], {}),
-    startupMs: server.timeouts.startupMs,
-    shutdownMs: server.timeouts.shutdownMs,
-    stdinGraceMs: 500,
-  });
-  const close = async () => {
-    await conn.close('stopped');
-  };
-  try {
-    await conn.initialize();
-    await listAllTools(conn, server.timeouts.startupMs);
-  } catch (err) {
-    await close();
-    throw err;
-  }
-  return {
-    pid: () => conn.pid,
-    call: (tool, args) =>
-      callToolText(conn, tool, args, { timeoutMs: CALL_TIMEOUT_MS, maxBytes: server.maxResultBytes }),
-    close,
-  };
-}
+const startInline = () => startBareConnection(undefined, { args: ARGS, inline: true });
 
 /** The SDK client, with a handler for log messages as a host that shows them would have. */
 async function startSdk(): Promise<Contender> {
