@@ -32,7 +32,20 @@ export type FrameTaskResult =
   | { kind: 'noise'; line: string }
   | { kind: 'blank' };
 
+/**
+ * A long line handed over while it still arrives, so the main thread never holds all of it (holding tens of MiB
+ * of chunks until the newline set off major GCs there). Parts go in stream order; `end` brings the last ones and
+ * what the line is, and settles as `run` would for the whole line; `abort` lets the worker drop what it holds.
+ */
+export interface FrameStream {
+  push(parts: FramePart[], transferList: ArrayBuffer[]): void;
+  end(task: FrameTask, transferList: ArrayBuffer[]): Promise<FrameTaskResult>;
+  abort(): void;
+}
+
 /** Runs frame tasks off the main thread, the listed buffers transferred with the task (`FramePool` is one). */
 export interface FrameRunner {
   run(task: FrameTask, transferList: ArrayBuffer[]): Promise<FrameTaskResult>;
+  /** Opens a line to be handed over in parts; undefined when this runner takes whole lines only (now). */
+  open?(): FrameStream | undefined;
 }

@@ -19,6 +19,33 @@ export interface LineSink {
   onSpan(chunk: Buffer, start: number, end: number): void;
   /** A line longer than the limit, already dropped; `head` and `tail` are small copies for sniffing. */
   onOversize(byteLength: number, head: Uint8Array, tail: Uint8Array): void;
+  /**
+   * The held pieces of an unfinished line, offered once they reach the splitter's `spill.atBytes` (and every
+   * `spill.batchBytes` after): true takes them (none shares its chunk with another line), false leaves them held.
+   * A line whose pieces were taken ends in `onSpilledLine`, or in `onSpillDropped` as soon as it turns out too long
+   * (its `onOversize` still follows at its end). The newest piece is always kept back: a line's end is trimmed there.
+   */
+  onSpill?(pieces: Uint8Array[], byteLength: number): boolean;
+  /** The end of a line that was spilled. */
+  onSpilledLine?(end: SpilledEnd): void;
+  /** A spilled line passed the limit: what was taken of it can go. */
+  onSpillDropped?(): void;
+}
+
+/** What is left of a spilled line at its end: the pieces still held, the whole line's length, copies to sniff. */
+export interface SpilledEnd {
+  rest: Uint8Array[];
+  byteLength: number;
+  /** As for `onLine`: the last piece lies in a chunk still being read. */
+  lastShared: boolean;
+  head: Uint8Array;
+  tail: Uint8Array;
+}
+
+/** When an unfinished line's pieces are offered to the sink (see `LineSink.onSpill`). */
+export interface SpillPolicy {
+  atBytes: number;
+  batchBytes: number;
 }
 
 const NEWLINE = 0x0a;
@@ -38,15 +65,19 @@ export class LineSplitter {
   #discarded = 0;
   #head: Uint8Array = new Uint8Array(0);
   #tail: Uint8Array = new Uint8Array(0);
+  readonly #spill: SpillPolicy | undefined;
+  /** Bytes of the current line the sink took; `#bytes` counts them too. */
+  #spilled = 0;
 
-  constructor(maxLineBytes: number, sink: LineSink) {
+  constructor(maxLineBytes: number, sink: LineSink, spill?: SpillPolicy) {
     this.#max = maxLineBytes;
     this.#sink = sink;
+    this.#spill = sink.onSpill ? spill : undefined;
   }
 
-  /** Bytes held for the current unfinished line (carry-over plus sniffing windows). */
+  /** Bytes held for the current unfinished line (carry-over plus sniffing windows), not those spilled. */
   get bufferedBytes(): number {
-    return this.#bytes + this.#head.byteLength + this.#tail.byteLength;
+    return this.#bytes - this.#spilled + this.#head.byteLength + this.#tail.byteLength;
   }
 
   /** Feeds one chunk; complete lines and oversize reports go to the sink before it returns. */
@@ -79,16 +110,40 @@ export class LineSplitter {
     // one byte of slack: a trailing `\r` does not count against the limit
     if (this.#bytes + piece.byteLength > this.#max + 1) {
       this.#pieces.push(piece);
-      this.#head = copyHead(this.#pieces, SNIFF_HEAD_BYTES);
-      this.#tail = copyTail(this.#pieces, SNIFF_TAIL_BYTES);
+      this.#head = copyHead([this.#head, ...this.#pieces], SNIFF_HEAD_BYTES);
+      this.#tail = copyTail([this.#tail, ...this.#pieces], SNIFF_TAIL_BYTES);
       this.#discarding = true;
       this.#discarded = this.#bytes + piece.byteLength;
       this.#pieces = [];
       this.#bytes = 0;
+      this.#dropSpill();
       return;
     }
     this.#pieces.push(piece);
     this.#bytes += piece.byteLength;
+    if (this.#spill !== undefined) this.#offer(this.#spill);
+  }
+
+  /** Offers all held pieces but the newest; the head and tail windows keep what sniffing needs of them. */
+  #offer(spill: SpillPolicy): void {
+    const held = this.#bytes - this.#spilled;
+    if (this.#pieces.length < 2 || held < (this.#spilled > 0 ? spill.batchBytes : spill.atBytes)) return;
+    const give = this.#pieces.slice(0, -1);
+    const bytes = held - this.#pieces[this.#pieces.length - 1]!.byteLength;
+    // copied before the sink takes the pieces (it may detach them)
+    const head = copyHead([this.#head, ...give], SNIFF_HEAD_BYTES);
+    const tail = copyTail([this.#tail, ...give], SNIFF_TAIL_BYTES);
+    if (!this.#sink.onSpill!(give, bytes)) return;
+    this.#head = head;
+    this.#tail = tail;
+    this.#spilled += bytes;
+    this.#pieces = this.#pieces.slice(-1);
+  }
+
+  #dropSpill(): void {
+    if (this.#spilled === 0) return;
+    this.#spilled = 0;
+    this.#sink.onSpillDropped?.();
   }
 
   #discard(piece: Uint8Array): void {
@@ -127,8 +182,14 @@ export class LineSplitter {
     let bytes = this.#bytes + last.byteLength;
     if (last.byteLength > 0) pieces.push(last);
     else lastShared = false;
+    const spilled = this.#spilled > 0;
+    const head = this.#head;
+    const tail = this.#tail;
     this.#pieces = [];
     this.#bytes = 0;
+    this.#spilled = 0;
+    this.#head = new Uint8Array(0);
+    this.#tail = new Uint8Array(0);
     const end = pieces[pieces.length - 1];
     if (end !== undefined && end[end.byteLength - 1] === CR) {
       bytes--;
@@ -138,10 +199,22 @@ export class LineSplitter {
       } else pieces[pieces.length - 1] = end.subarray(0, end.byteLength - 1);
     }
     if (bytes === 0) return;
+    // head and tail hold what was spilled of the line (nothing when none was)
+    const lineHead = () => copyHead([head, ...pieces], SNIFF_HEAD_BYTES);
+    const lineTail = () => copyTail([tail, ...pieces], SNIFF_TAIL_BYTES);
     if (bytes > this.#max) {
-      this.#sink.onOversize(bytes, copyHead(pieces, SNIFF_HEAD_BYTES), copyTail(pieces, SNIFF_TAIL_BYTES));
+      if (spilled) this.#sink.onSpillDropped?.();
+      this.#sink.onOversize(bytes, lineHead(), lineTail());
       return;
     }
-    this.#sink.onLine(pieces, bytes, lastShared);
+    if (spilled)
+      this.#sink.onSpilledLine?.({
+        rest: pieces,
+        byteLength: bytes,
+        lastShared,
+        head: lineHead(),
+        tail: lineTail(),
+      });
+    else this.#sink.onLine(pieces, bytes, lastShared);
   }
 }

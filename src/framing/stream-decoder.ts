@@ -1,11 +1,12 @@
 import { copyHead, copyTail } from './bytes.js';
-import type { FrameRunner, FrameTask, FrameTaskResult } from './frame-job.js';
+import type { FrameRunner, FrameStream, FrameTask, FrameTaskResult } from './frame-job.js';
 import { isSuccessResponse, type JsonRpcId, type JsonRpcMessage } from './json-rpc.js';
 import { oversizeEvent } from './line-framer.js';
 import { ownsWholeBuffer, packLineParts } from './line-parts.js';
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type SpilledEnd } from './line-splitter.js';
 import type { MessageCut } from './line-summary.js';
 import { classifyPieces, classifySpan, classifyText, type LineVerdict, noisePreview } from './line-text.js';
+import { type Slot as EventSlot, OrderedEvents } from './ordered-events.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffLine } from './sniff.js';
 import {
   failedToolResultEvent,
@@ -35,18 +36,24 @@ export interface StreamDecoderOptions {
   onEvent(event: DecodedEvent): void;
   onPause?(): void;
   onResume?(): void;
+  /**
+   * A line still arriving is handed to the pool in parts once this much of it is held (and every quarter of
+   * it after), when the pool takes lines in parts and a place in flight is free (default 4 MiB).
+   */
+  spillBytes?: number;
 }
 
 /** 64 KiB: whole lines up to this size are parsed on the main thread, where that is cheaper than a hop. */
 export const DEFAULT_INLINE_MAX_BYTES = 64 * 1024;
 /** Large lines in flight per stream before the child's stdout is paused. */
 export const DEFAULT_MAX_IN_FLIGHT = 4;
+/**
+ * 4 MiB: a line still unfinished at this size goes to the pool in parts. Below it holding the chunks costs the
+ * main thread nothing measurable; a 32 MiB line held whole set off 10 ms major GCs there.
+ */
+export const DEFAULT_SPILL_BYTES = 4 * 1024 * 1024;
 
-interface Slot {
-  done: boolean;
-  events: DecodedEvent[];
-  next: number;
-}
+type Slot = EventSlot<DecodedEvent>;
 interface Job {
   slot: Slot;
   task: FrameTask;
@@ -66,32 +73,49 @@ export class StreamDecoder {
   readonly #maxInFlight: number;
   readonly #splitter: LineSplitter;
   readonly #owned = new WeakSet<ArrayBuffer>();
-  #queue: Slot[] = [];
+  readonly #order: OrderedEvents<DecodedEvent>;
   #waiting: Job[] = [];
+  /** The unfinished line being handed over in parts, and its place in the delivery order. */
+  #spill: { stream: FrameStream; slot: Slot } | undefined;
+  /** A spilled line that turned out too long: its place waits for the oversize event at its end. */
+  #dropped: Slot | undefined;
   #inFlight = 0;
   #paused = false;
   #closed = false;
-  #draining = false;
   #noise = 0;
 
   constructor(opts: StreamDecoderOptions) {
     this.#opts = opts;
     this.#pool = opts.pool;
+    this.#order = new OrderedEvents((event) => this.#deliver(event));
     this.#inlineMax = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
     this.#maxInFlight = Math.max(1, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-    this.#splitter = new LineSplitter(opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, {
-      onLine: (pieces, bytes, lastShared) => {
-        if (this.#pool === undefined || bytes <= this.#inlineMax)
-          this.#verdict(classifyPieces(pieces, bytes));
-        else this.#dispatch(pieces, bytes, lastShared);
+    const spillAt = Math.max(1, opts.spillBytes ?? DEFAULT_SPILL_BYTES);
+    const spills = this.#pool?.open !== undefined;
+    this.#splitter = new LineSplitter(
+      opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      {
+        onLine: (pieces, bytes, lastShared) => {
+          if (this.#pool === undefined || bytes <= this.#inlineMax)
+            this.#verdict(classifyPieces(pieces, bytes));
+          else this.#dispatch(pieces, bytes, lastShared);
+        },
+        onSpan: (chunk, start, end) => {
+          if (this.#pool === undefined || end - start <= this.#inlineMax)
+            this.#verdict(classifySpan(chunk, start, end));
+          else this.#dispatch([chunk.subarray(start, end)], end - start, true);
+        },
+        onOversize: (bytes, head, tail) => this.#oversize(oversizeEvent(bytes, head, tail)),
+        ...(spills
+          ? {
+              onSpill: (pieces: Uint8Array[]) => this.#spillPieces(pieces),
+              onSpilledLine: (end: SpilledEnd) => this.#endSpill(end),
+              onSpillDropped: () => this.#dropSpill(),
+            }
+          : {}),
       },
-      onSpan: (chunk, start, end) => {
-        if (this.#pool === undefined || end - start <= this.#inlineMax)
-          this.#verdict(classifySpan(chunk, start, end));
-        else this.#dispatch([chunk.subarray(start, end)], end - start, true);
-      },
-      onOversize: (bytes, head, tail) => this.#emit(oversizeEvent(bytes, head, tail)),
-    });
+      { atBytes: spillAt, batchBytes: Math.max(1, Math.floor(spillAt / 4)) },
+    );
   }
 
   /** How many lines were skipped as noise. */
@@ -114,13 +138,16 @@ export class StreamDecoder {
   /** Drops all pending work; no event is delivered after this. Idempotent. */
   close(): void {
     this.#closed = true;
-    this.#queue = [];
+    this.#order.close();
     this.#waiting = [];
+    this.#spill?.stream.abort();
+    this.#spill = undefined;
+    this.#dropped = undefined;
   }
 
   #verdict(verdict: LineVerdict, asked?: JsonRpcId): void {
     if (verdict === undefined) return;
-    this.#emit(verdict.kind === 'message' ? this.#messageEvent(verdict.message, asked) : verdict);
+    this.#order.emit(verdict.kind === 'message' ? this.#messageEvent(verdict.message, asked) : verdict);
   }
 
   #messageEvent(message: JsonRpcMessage, asked?: JsonRpcId): DecodedEvent {
@@ -141,33 +168,91 @@ export class StreamDecoder {
   }
 
   #dispatch(pieces: Uint8Array[], byteLength: number, lastShared: boolean): void {
+    const slot = this.#order.hold();
     const head = copyHead(pieces, SNIFF_HEAD_BYTES);
-    const sniff = sniffLine(head, copyTail(pieces, SNIFF_TAIL_BYTES));
-    const asked = sniff.kind === 'result' ? sniff.id : undefined;
-    const request = asked === undefined ? undefined : this.#ask(asked);
-    const { parts, transfer } = packLineParts(pieces, lastShared, this.#owned);
-    const task: FrameTask = { parts, byteLength };
-    if (request !== undefined && asked !== undefined) Object.assign(task, { id: asked, request });
-    const slot: Slot = { done: false, events: [], next: 0 };
-    this.#queue.push(slot);
-    const job: Job = { slot, task, transfer, head, asked };
+    const job = this.#job(slot, pieces, byteLength, lastShared, head, copyTail(pieces, SNIFF_TAIL_BYTES));
     if (this.#inFlight < this.#maxInFlight) this.#start(job);
     else this.#waiting.push(job);
     this.#updatePause();
   }
 
+  /** A line's task: its parts packed, and whether it answers a call that wants its result flattened. */
+  #job(
+    slot: Slot,
+    pieces: Uint8Array[],
+    byteLength: number,
+    lastShared: boolean,
+    head: Uint8Array,
+    tail: Uint8Array,
+  ): Job {
+    const sniff = sniffLine(head, tail);
+    const asked = sniff.kind === 'result' ? sniff.id : undefined;
+    const request = asked === undefined ? undefined : this.#ask(asked);
+    const { parts, transfer } = packLineParts(pieces, lastShared, this.#owned);
+    const task: FrameTask = { parts, byteLength };
+    if (request !== undefined && asked !== undefined) Object.assign(task, { id: asked, request });
+    return { slot, task, transfer, head, asked };
+  }
+
   #start(job: Job): void {
     this.#inFlight++;
-    let run: Promise<FrameTaskResult>;
+    this.#watch(job, () => this.#pool!.run(job.task, job.transfer));
+  }
+
+  #watch(job: Job, run: () => Promise<FrameTaskResult>): void {
+    let running: Promise<FrameTaskResult>;
     try {
-      run = this.#pool!.run(job.task, job.transfer);
+      running = run();
     } catch (err) {
-      run = Promise.reject(err);
+      running = Promise.reject(err);
     }
-    run.then(
+    running.then(
       (result) => this.#settle(job, () => this.#fromTask(job, result)),
       (err: unknown) => this.#settle(job, () => this.#failed(job, err)),
     );
+  }
+
+  /** Takes the held pieces of the unfinished line, opening its hand-over when a place in flight is free. */
+  #spillPieces(pieces: Uint8Array[]): boolean {
+    let spill = this.#spill;
+    if (spill === undefined) {
+      if (this.#closed || this.#inFlight + this.#waiting.length >= this.#maxInFlight) return false;
+      const stream = this.#pool?.open?.();
+      if (stream === undefined) return false;
+      spill = { stream, slot: this.#order.hold() };
+      this.#spill = spill;
+      this.#inFlight++;
+      this.#updatePause();
+    }
+    const { parts, transfer } = packLineParts(pieces, false, this.#owned);
+    spill.stream.push(parts, transfer);
+    return true;
+  }
+
+  #endSpill({ rest, byteLength, lastShared, head, tail }: SpilledEnd): void {
+    const spill = this.#spill;
+    this.#spill = undefined;
+    if (spill === undefined) return;
+    const job = this.#job(spill.slot, rest, byteLength, lastShared, head, tail);
+    this.#watch(job, () => spill.stream.end(job.task, job.transfer));
+  }
+
+  #dropSpill(): void {
+    const spill = this.#spill;
+    this.#spill = undefined;
+    if (spill === undefined) return;
+    spill.stream.abort();
+    this.#inFlight--;
+    this.#dropped = spill.slot;
+    this.#updatePause();
+  }
+
+  /** An oversize line's event, in the place its hand-over took when it was spilled. */
+  #oversize(event: DecodedEvent): void {
+    const slot = this.#dropped;
+    this.#dropped = undefined;
+    if (slot === undefined) this.#order.emit(event);
+    else this.#order.fill(slot, event);
   }
 
   #fromTask(job: Job, result: FrameTaskResult): DecodedEvent | undefined {
@@ -190,37 +275,10 @@ export class StreamDecoder {
     this.#inFlight--;
     if (this.#closed) return;
     const event = make();
-    job.slot.done = true;
-    if (event) job.slot.events.push(event);
     while (this.#inFlight < this.#maxInFlight && this.#waiting.length > 0)
       this.#start(this.#waiting.shift()!);
-    this.#drain();
+    this.#order.fill(job.slot, event);
     this.#updatePause();
-  }
-
-  #emit(event: DecodedEvent): void {
-    if (this.#closed) return;
-    if (this.#queue.length === 0) {
-      this.#deliver(event);
-      return;
-    }
-    const last = this.#queue[this.#queue.length - 1]!;
-    if (last.done) last.events.push(event);
-    else this.#queue.push({ done: true, events: [event], next: 0 });
-  }
-
-  #drain(): void {
-    if (this.#draining) return;
-    this.#draining = true;
-    try {
-      for (let slot = this.#queue[0]; slot?.done && !this.#closed; slot = this.#queue[0]) {
-        // the slot stays queued while it delivers, so an event emitted meanwhile lands behind it
-        while (slot.next < slot.events.length && !this.#closed) this.#deliver(slot.events[slot.next++]!);
-        if (!this.#closed) this.#queue.shift();
-      }
-    } finally {
-      this.#draining = false;
-    }
   }
 
   #deliver(event: DecodedEvent): void {

@@ -1,8 +1,11 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import type { FrameStream } from '../framing/frame-job.js';
 import { type FrameTask, type FrameTaskResult, frameTask } from './frame-task.js';
+import type { HandOverMessage, HandOverTask } from './line-hand-over.js';
 
 export interface FramePoolOptions {
   /** Worker threads (default: one less than the cores, 1 to 4). */
@@ -18,6 +21,9 @@ export interface FramePoolOptions {
 
 /** Workers run slightly below the host's priority: the bench shows a steadier host loop under load. */
 export const DEFAULT_NICE_INCREMENT = 5;
+
+/** Tasks a worker takes at once: whole lines run one after another, hand-overs wait for their parts between. */
+const HAND_OVERS_PER_WORKER = 8;
 
 /** After this many infrastructure failures (a worker that cannot load or dies) the pool works inline. */
 const MAX_FAILURES = 3;
@@ -51,7 +57,7 @@ export class FramePool {
   readonly maxThreads: number;
   readonly #idleTimeout: number;
   readonly #nice: number;
-  #piscina: Piscina<FrameTask, FrameTaskResult> | undefined;
+  #piscina: Piscina<FrameTask | HandOverTask, FrameTaskResult> | undefined;
   #closing: Promise<void> | undefined;
   #failures = 0;
   #workerTasks = 0;
@@ -91,26 +97,56 @@ export class FramePool {
       this.#inlineTasks++;
       return new Promise((resolve) => resolve(frameTask(task)));
     }
-    return this.#pool()
-      .run(task, { transferList })
-      .then(
-        (result) => {
-          this.#workerTasks++;
-          return result;
-        },
-        (err: unknown) => {
-          if (++this.#failures === MAX_FAILURES) {
-            const why = err instanceof Error ? err.message : String(err);
-            process.emitWarning(
-              `frame workers failed ${MAX_FAILURES} times (last: ${why}); framing inline from now on`,
-              {
-                code: 'MCP_SUPERVISOR_FRAME_POOL_DEGRADED',
-              },
-            );
-          }
-          throw err;
-        },
-      );
+    return this.#counted(this.#pool().run(task, { transferList }));
+  }
+
+  /**
+   * Opens a line to be handed over in parts while it arrives (undefined once tasks run inline). Its task waits
+   * on a worker for the parts; other tasks share that worker meanwhile.
+   */
+  open(): FrameStream | undefined {
+    if (this.inline) return undefined;
+    const { port1, port2 } = new MessageChannel();
+    const result = this.#counted(this.#pool().run({ port: port2 }, { transferList: [port2] }));
+    let open = true;
+    const post = (message: HandOverMessage, transferList: ArrayBuffer[] = []) => {
+      if (open) port1.postMessage(message, transferList);
+    };
+    return {
+      push: (parts, transferList) => post({ kind: 'parts', parts }, transferList),
+      end: (task, transferList) => {
+        post({ kind: 'end', task }, transferList);
+        open = false;
+        return result;
+      },
+      abort: () => {
+        post({ kind: 'abort' });
+        open = false;
+        // nobody waits for an aborted line; a worker that failed meanwhile is counted all the same
+        result.catch(() => {});
+      },
+    };
+  }
+
+  #counted(run: Promise<FrameTaskResult>): Promise<FrameTaskResult> {
+    return run.then(
+      (result) => {
+        this.#workerTasks++;
+        return result;
+      },
+      (err: unknown) => {
+        if (++this.#failures === MAX_FAILURES) {
+          const why = err instanceof Error ? err.message : String(err);
+          process.emitWarning(
+            `frame workers failed ${MAX_FAILURES} times (last: ${why}); framing inline from now on`,
+            {
+              code: 'MCP_SUPERVISOR_FRAME_POOL_DEGRADED',
+            },
+          );
+        }
+        throw err;
+      },
+    );
   }
 
   /** Stops the workers after their current tasks; idempotent. Later tasks run inline. */
@@ -121,9 +157,9 @@ export class FramePool {
     return this.#closing;
   }
 
-  #pool(): Piscina<FrameTask, FrameTaskResult> {
+  #pool(): Piscina<FrameTask | HandOverTask, FrameTaskResult> {
     if (this.#piscina) return this.#piscina;
-    this.#piscina = new Piscina<FrameTask, FrameTaskResult>({
+    this.#piscina = new Piscina<FrameTask | HandOverTask, FrameTaskResult>({
       ...taskLocation(),
       name: 'frameTask',
       minThreads: this.maxThreads,
@@ -131,6 +167,8 @@ export class FramePool {
       idleTimeout: this.#idleTimeout,
       closeTimeout: 5_000,
       niceIncrement: this.#nice,
+      // a line handed over in parts holds its task open while its bytes arrive: other lines run beside it
+      concurrentTasksPerWorker: HAND_OVERS_PER_WORKER,
     });
     return this.#piscina;
   }

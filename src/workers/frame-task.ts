@@ -4,6 +4,7 @@ import { isSuccessResponse } from '../framing/json-rpc.js';
 import { summarizeMessage } from '../framing/line-summary.js';
 import { classifyText, firstSignificantByte, noisePreview } from '../framing/line-text.js';
 import { toolResultEvent } from '../framing/tool-result.js';
+import { collectLine, type HandOverTask, isHandOver } from './line-hand-over.js';
 
 export type { FramePart, FrameTask, FrameTaskResult } from '../framing/frame-job.js';
 
@@ -11,7 +12,14 @@ export type { FramePart, FrameTask, FrameTaskResult } from '../framing/frame-job
  * The piscina task: decodes and parses one large line. A tools/call answer asked for is flattened or capped here;
  * a notification or list page over its caps is cut to a bounded copy here; anything else goes back as the line.
  */
-export function frameTask(task: FrameTask): FrameTaskResult {
+export function frameTask(task: FrameTask): FrameTaskResult;
+export function frameTask(task: HandOverTask): Promise<FrameTaskResult>;
+export function frameTask(task: FrameTask | HandOverTask): FrameTaskResult | Promise<FrameTaskResult> {
+  return isHandOver(task) ? collectLine(task.port, wholeLine) : wholeLine(task);
+}
+
+/** One large line, all its bytes here. */
+function wholeLine(task: FrameTask): FrameTaskResult {
   const pieces = task.parts.map((p) => new Uint8Array(p.buffer, p.offset, p.length));
   const first = firstSignificantByte(pieces);
   if (first === undefined) return { kind: 'blank' };

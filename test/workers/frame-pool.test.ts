@@ -55,6 +55,42 @@ describe('FramePool', () => {
     expect(pool.stats.inlineTasks).toBe(1);
   });
 
+  it('takes a line in parts while other lines run beside it, and gives what the whole line gives', async () => {
+    const pool = new FramePool({ maxThreads: 1 });
+    pools.push(pool);
+    const line = toolResultLine(7, 300_000);
+    const whole = await pool.run(task(line, true).task, []);
+    const stream = pool.open()!;
+    const bytes = new TextEncoder().encode(line);
+    const cuts = [0, 100_000, 200_001, bytes.length];
+    for (let i = 0; i < 2; i++) {
+      const piece = bytes.slice(cuts[i], cuts[i + 1]);
+      stream.push([{ buffer: piece.buffer, offset: 0, length: piece.length }], [piece.buffer]);
+    }
+    // the one worker is holding the open line, yet a whole line still gets through
+    await expect(pool.run(task('{"jsonrpc":"2.0","method":"x"}', false).task, [])).resolves.toMatchObject({
+      kind: 'line',
+    });
+    const { task: last, transfer } = task(new TextDecoder().decode(bytes.slice(cuts[2])), true);
+    // the end names the whole line's length
+    await expect(stream.end({ ...last, byteLength: bytes.length }, transfer)).resolves.toEqual(whole);
+    expect(pool.stats).toEqual({ workerTasks: 3, inlineTasks: 0, failures: 0 });
+  });
+
+  it('lets a worker drop a line handed over in parts, and opens none once closed', async () => {
+    const pool = new FramePool({ maxThreads: 1 });
+    pools.push(pool);
+    const stream = pool.open()!;
+    const piece = new Uint8Array(100_000).fill(0x78);
+    stream.push([{ buffer: piece.buffer, offset: 0, length: piece.length }], [piece.buffer]);
+    expect(piece.byteLength).toBe(0);
+    stream.abort();
+    stream.abort();
+    await expect(stream.end(task('{}', false).task, [])).resolves.toEqual({ kind: 'blank' });
+    await pool.close();
+    expect(pool.open()).toBeUndefined();
+  });
+
   it('closes a pool that never started', async () => {
     const pool = new FramePool();
     await expect(pool.close()).resolves.toBeUndefined();
