@@ -56,15 +56,13 @@ const line = fc.oneof(
   fc
     .tuple(fc.nat(30), fc.integer({ min: 50, max: 6000 }), fc.boolean(), fc.constantFrom('x', 'é', '🎉'))
     .map(([id, size, sdk, ch]) => toolResultLine(id, size, sdk, ch)),
-  fc
-    .nat(30)
-    .map((id) =>
-      JSON.stringify({
-        jsonrpc: '2.0',
-        method: 'notifications/message',
-        params: { n: id, pad: 'p'.repeat(3000) },
-      }),
-    ),
+  fc.nat(30).map((id) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { n: id, pad: 'p'.repeat(3000) },
+    }),
+  ),
   fc.nat(30).map((id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })),
   fc.string({ maxLength: 3000 }).map((s) => `log: ${s.replace(/[\r\n]/g, '')}`),
   fc.constant(''),
