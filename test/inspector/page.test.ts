@@ -96,9 +96,10 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
   const problems: string[] = [];
   const cleanups: Array<() => Promise<void> | void> = [];
 
+  // Chromium's first start reads a few hundred MiB from disk: on a loaded machine that alone can take 20 s
   beforeAll(async () => {
     browser = await launchChromium();
-  });
+  }, 60_000);
 
   afterEach(async () => {
     await page?.close();
