@@ -1,12 +1,13 @@
 // `serve --http` against the SDK's own Streamable HTTP server proxying the same fixture server, and a bare
-// node:http floor, each its own process, driven by the SDK client over Streamable HTTP in interleaved rounds
-// (medians). Run: node --import tsx bench/serve-http.ts   (HTTP_BENCH_PROFILE=DIR: serve runs with --cpu-prof there;
+// node:http floor, each its own process, driven by the SDK client over Streamable HTTP and by a bare HTTP client,
+// in interleaved rounds (medians). Run: node --import tsx bench/serve-http.ts   (HTTP_BENCH_PROFILE=DIR: serve runs with --cpu-prof there;
 // HTTP_BENCH_BASELINE=other/dist/cli/main.js: another build of serve runs beside, for before/after in one run;
 // HTTP_BENCH_SERVE=…/main.js: serve itself from that build rather than this tree's)
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { CallRate } from './lib/call-rounds.js';
 import type { Contender } from './lib/contenders.js';
+import { bareHttpClient } from './lib/http-bare-client.js';
 import {
   type HttpServerProcess,
   modernHttpClient,
@@ -33,7 +34,16 @@ export const SERVE_HTTP_PLAN = {
 
 const progress = (what: string) => process.stderr.write(`serve-http: ${what}\n`);
 
-type Who = 'serve' | 'modern' | 'sdk' | 'floor' | 'base' | 'baseModern';
+type Who =
+  | 'serve'
+  | 'modern'
+  | 'sdk'
+  | 'floor'
+  | 'bareServe'
+  | 'bareSdk'
+  | 'bareFloor'
+  | 'base'
+  | 'baseModern';
 
 async function measure(plan: typeof SERVE_HTTP_PLAN, clients: Partial<Record<Who, Contender>>) {
   for (const c of Object.values(clients) as Contender[]) {
@@ -95,6 +105,10 @@ export async function runServeHttpBench(
     clients.modern = await modernHttpClient(serve, 'fx.');
     clients.sdk = await sdkHttpClient(sdk, '');
     clients.floor = await sdkHttpClient(floor, '');
+    // the same three driven by a client that costs a fraction of the SDK's, so the servers bound the rate
+    clients.bareServe = await bareHttpClient(serve, 'fx.');
+    clients.bareSdk = await bareHttpClient(sdk, '');
+    clients.bareFloor = await bareHttpClient(floor, '');
     if (base) {
       clients.base = await sdkHttpClient(base, 'fx.');
       clients.baseModern = await modernHttpClient(base, 'fx.');

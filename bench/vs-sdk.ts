@@ -20,6 +20,7 @@ import { oursHuge, sdkHuge } from './lib/huge-result.js';
 import { idleMemory } from './lib/idle-memory.js';
 import { interleave } from './lib/interleave.js';
 import { largeNotificationRounds } from './lib/large-notification.js';
+import { largeReadRounds } from './lib/large-read.js';
 import { memoryPerServer } from './lib/memory-per-server.js';
 import { defaultFrameThreads, OURS_FROM, OURS_FROM_WHY } from './lib/ours.js';
 import { startRawPipe } from './lib/raw-pipe.js';
@@ -45,6 +46,7 @@ export const VS_SDK_PLAN: VsSdkPlan = {
   memorySizes: [10],
   idleServers: 200,
   notificationBytes: 8 * MiB,
+  readBytes: 8 * MiB,
   restartRounds: 5,
 };
 
@@ -130,6 +132,8 @@ export async function runVsSdkBench(
     const hugeSdkRaised = await sdkHuge(plan.hugeBytes, 'maxBufferSize: 64 MiB', 64 * MiB);
     progress(`one ${plan.notificationBytes / MiB} MiB notification`);
     const notification = await largeNotificationRounds(plan.notificationBytes, plan.rounds);
+    progress(`one ${plan.readBytes / MiB} MiB resources/read`);
+    const read = await largeReadRounds(plan.readBytes, plan.rounds);
     progress('cold start');
     const cold = await coldStartRounds(plan.rounds);
     progress('restart');
@@ -148,6 +152,7 @@ export async function runVsSdkBench(
       restart: { store: restartStore, bypass: restartBypass },
       memory,
       notification,
+      read,
       idle,
       totalMs: performance.now() - t0,
     };

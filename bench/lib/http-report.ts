@@ -9,7 +9,7 @@ import { markdownTable } from './table.js';
  * `base`/`baseModern`, the same two through another build of serve when one was named (HTTP_BENCH_BASELINE).
  */
 export type HttpRates = Record<'serve' | 'modern' | 'sdk' | 'floor', CallRate[]> &
-  Partial<Record<'base' | 'baseModern', CallRate[]>>;
+  Partial<Record<'bareServe' | 'bareSdk' | 'bareFloor' | 'base' | 'baseModern', CallRate[]>>;
 
 /** Everything one run measured, raw. */
 export interface HttpFigures {
@@ -66,6 +66,7 @@ function rows(label: string, r: HttpRates): string[][] {
       '',
       `floor ${fmt(med(r.floor, cps), 0)}/s`,
     ],
+    ...bareRows(r),
     ...baselineRows(r),
     [
       '   ↳ HTTP server main-thread CPU per call',
@@ -82,6 +83,30 @@ function rows(label: string, r: HttpRates): string[][] {
       '',
       '',
       `floor ${fmt(med(r.floor, cli), 0)} µs`,
+    ],
+  ];
+}
+
+/** The same servers driven by the bare HTTP client: what they can do when the client is not the bound. */
+function bareRows(r: HttpRates): string[][] {
+  if (!r.bareServe || !r.bareSdk || !r.bareFloor) return [];
+  const ratio = perRound(r.bareServe, r.bareSdk, cps);
+  return [
+    [
+      '   ↳ driven by a bare HTTP client, calls/s',
+      fmt(med(r.bareServe, cps), 0),
+      fmt(med(r.bareSdk, cps), 0),
+      times(ratio),
+      `≥ ${HTTP_TARGET}×`,
+      verdict(ratio),
+    ],
+    [
+      '   ↳ bare client: server CPU per call; client CPU per call',
+      `${fmt(med(r.bareServe, srv), 0)} µs; ${fmt(med(r.bareServe, cli), 0)} µs`,
+      `${fmt(med(r.bareSdk, srv), 0)} µs; ${fmt(med(r.bareSdk, cli), 0)} µs`,
+      times(perRound(r.bareServe, r.bareSdk, srv)),
+      '',
+      `floor ${fmt(med(r.bareFloor, cps), 0)}/s, ${fmt(med(r.bareFloor, srv), 0)} µs`,
     ],
   ];
 }
@@ -123,7 +148,7 @@ export function renderServeHttp(f: HttpFigures): string {
       .join(
         ' ',
       )} (1, 5, 15 min) at the end; ${f.plan.rounds} interleaved rounds of ${fmt(f.plan.roundMs / 1000, 1)} s of calls per contender and figure (medians; ratios per round); whole run ${fmt(f.totalMs / 1000, 0)} s.`,
-    '- Each server is its own process over its own fixture server: `serve --http` (the CLI, one fixture server `fx`), the SDK proxy (its `StreamableHTTPServerTransport` and `Server` per session, forwarding to one SDK `Client` over stdio), the floor (node:http, one JSON body per POST, a plain JSON-RPC pipe). The client of all is the SDK v1 `Client` over `StreamableHTTPClientTransport` in one 2025 session each (SSE answers from serve and the proxy, JSON from the floor); the 2026 row is the SDK v2 client pinned to 2026-07-28 against the same serve process.',
+    '- Each server is its own process over its own fixture server: `serve --http` (the CLI, one fixture server `fx`), the SDK proxy (its `StreamableHTTPServerTransport` and `Server` per session, forwarding to one SDK `Client` over stdio), the floor (node:http, one JSON body per POST, a plain JSON-RPC pipe). The client of all is the SDK v1 `Client` over `StreamableHTTPClientTransport` in one 2025 session each (SSE answers from serve and the proxy, JSON from the floor); the 2026 row is the SDK v2 client pinned to 2026-07-28 against the same serve process. The "bare HTTP client" rows drive the same three processes with node:http and kept-alive sockets, one 2025 session each, reading each answer as JSON or as `data:` lines (bench/lib/http-bare-client.ts).',
   ];
   return `${markdownTable(header, table)}\n\n${details.join('\n')}`;
 }

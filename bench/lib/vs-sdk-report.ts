@@ -5,6 +5,7 @@ import type { ColdStartSample } from './cold-start.js';
 import type { OursHuge, SdkHuge } from './huge-result.js';
 import type { IdleMemory } from './idle-memory.js';
 import type { NotificationFigures } from './large-notification.js';
+import type { ReadFigures } from './large-read.js';
 import type { MemorySample } from './memory-per-server.js';
 import type { RestartSample } from './restart.js';
 import { fmt, median, ratio } from './stats.js';
@@ -24,6 +25,7 @@ export interface VsSdkFigures {
     hugeRounds: number;
     restartRounds: number;
     notificationBytes: number;
+    readBytes: number;
   };
   seq: Rates;
   par: Rates;
@@ -33,6 +35,7 @@ export interface VsSdkFigures {
   restart: { store: RestartSample[]; bypass: RestartSample[] };
   memory: MemorySample[];
   notification: NotificationFigures;
+  read: ReadFigures;
   idle: IdleMemory;
   totalMs: number;
 }
@@ -286,6 +289,7 @@ function largeLineRows(f: VsSdkFigures): string[][] {
       ' ms',
       0,
     ),
+    ...readRows(f.read),
     [
       `10. host memory per idle server, n = ${idle.n}: heap+external / RSS (gate bypassed)`,
       `${kib(idle.heap)} / ${kib(idle.rss)}`,
@@ -294,6 +298,27 @@ function largeLineRows(f: VsSdkFigures): string[][] {
       '≤ 1024 KiB heap+external',
       idle.heap <= 1048576 ? 'met' : `missed by ${kib(idle.heap - 1048576)}`,
     ],
+  ];
+}
+
+/** One large resources/read: the whole text is the caller's, so what counts is how much of it the host parses. */
+function readRows(r: ReadFigures): string[][] {
+  const mib = fmt(r.bytes / 1048576, 0);
+  return [
+    compare(
+      `   ↳ one ${mib} MiB resources/read (text): main-thread busy time (ELU)`,
+      med(r.ours, (c) => c.activeMs),
+      med(r.sdk, (c) => c.activeMs),
+      ' ms',
+      0,
+    ),
+    compare(
+      `   ↳ one ${mib} MiB resources/read (text): event-loop delay max`,
+      med(r.ours, (c) => c.maxMs),
+      med(r.sdk, (c) => c.maxMs),
+      ' ms',
+      1,
+    ),
   ];
 }
 

@@ -1,4 +1,4 @@
-import type { JsonRpcId } from './json-rpc.js';
+import type { JsonRpcId, JsonRpcMessage } from './json-rpc.js';
 import type { MessageCut } from './line-summary.js';
 import type { ResultRequest, ToolResultEvent } from './tool-result.js';
 
@@ -22,12 +22,14 @@ export interface FrameTask {
 }
 
 /**
- * What comes back: a flattened/capped tool result, a line for the main side to parse (never a big cloned object:
- * receiving a clone costs the main thread 1.5–3× parsing the same JSON), a noise preview, or nothing (blank line).
- * A large notification or list page comes back as a bounded copy's JSON with the `cut` that made it so.
+ * What comes back: a flattened/capped tool result; a message already parsed, when it is mostly long strings (its
+ * clone costs the main thread less than a parse); a line for the main side to parse, when it is dense (receiving
+ * a dense object's clone costs 1.5–3× parsing the same JSON); a noise preview; or nothing (blank line). A large
+ * notification or list page comes back as a bounded copy's JSON with the `cut` that made it so.
  */
 export type FrameTaskResult =
   | ToolResultEvent
+  | { kind: 'parsed'; message: JsonRpcMessage }
   | { kind: 'line'; line: string; cut?: MessageCut }
   | { kind: 'noise'; line: string }
   | { kind: 'blank' };

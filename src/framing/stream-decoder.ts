@@ -257,6 +257,7 @@ export class StreamDecoder {
 
   #fromTask(job: Job, result: FrameTaskResult): DecodedEvent | undefined {
     if (result.kind === 'blank') return undefined;
+    if (result.kind === 'parsed') return this.#messageEvent(result.message, job.asked);
     if (result.kind !== 'line') return result;
     const verdict = classifyText(result.line);
     if (verdict === undefined || verdict.kind === 'noise') return verdict;

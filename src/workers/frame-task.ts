@@ -1,6 +1,7 @@
 import { decodeUtf8 } from '../framing/bytes.js';
 import type { FrameTask, FrameTaskResult } from '../framing/frame-job.js';
 import { isSuccessResponse } from '../framing/json-rpc.js';
+import { isSparseJson } from '../framing/json-sparse.js';
 import { summarizeMessage } from '../framing/line-summary.js';
 import { classifyText, firstSignificantByte, noisePreview } from '../framing/line-text.js';
 import { toolResultEvent } from '../framing/tool-result.js';
@@ -10,7 +11,8 @@ export type { FramePart, FrameTask, FrameTaskResult } from '../framing/frame-job
 
 /**
  * The piscina task: decodes and parses one large line. A tools/call answer asked for is flattened or capped here;
- * a notification or list page over its caps is cut to a bounded copy here; anything else goes back as the line.
+ * a notification or list page over its caps is cut to a bounded copy here; anything else goes back parsed when
+ * it is mostly long strings, else as the line.
  */
 export function frameTask(task: FrameTask): FrameTaskResult;
 export function frameTask(task: HandOverTask): Promise<FrameTaskResult>;
@@ -33,6 +35,7 @@ function wholeLine(task: FrameTask): FrameTaskResult {
     return toolResultEvent(message.id, message.result, task.request);
   }
   const summary = summarizeMessage(message, task.byteLength);
-  if (summary === undefined) return { kind: 'line', line };
+  if (summary === undefined)
+    return isSparseJson(message, task.byteLength) ? { kind: 'parsed', message } : { kind: 'line', line };
   return { kind: 'line', line: JSON.stringify(summary.message), cut: summary.cut };
 }

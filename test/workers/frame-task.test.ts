@@ -18,15 +18,28 @@ describe('frameTask', () => {
   });
 
   it('flattens or caps a claimed result, and only for the sniffed id', () => {
-    const line = toolResultLine(7, 1000);
+    const line = toolResultLine(7, 5000);
     const text = frameTask(split(line, [100], { id: 7, request: { mode: 'text', maxBytes: 50 } }));
     expect(text).toMatchObject({ kind: 'tool-result', id: 7 });
     const capped = frameTask(split(line, [], { id: 7, request: { mode: 'result', maxBytes: 50 } }));
     expect(capped).toMatchObject({ kind: 'tool-result', id: 7, result: { content: [{ type: 'text' }] } });
     expect(frameTask(split(line, [], { id: 8, request: { mode: 'text', maxBytes: 50 } }))).toEqual({
-      kind: 'line',
-      line,
+      kind: 'parsed',
+      message: JSON.parse(line),
     });
+  });
+
+  it('hands back a message of long strings parsed, and a dense one as its line for the main side', () => {
+    const text = 'é'.repeat(100_000);
+    const sparse = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      result: { contents: [{ uri: 'file:///a', text }] },
+    });
+    expect(frameTask(split(sparse, [1000]))).toEqual({ kind: 'parsed', message: JSON.parse(sparse) });
+    const contents = Array.from({ length: 5000 }, (_, i) => ({ uri: `file:///${i}`, text: `${i}` }));
+    const dense = JSON.stringify({ jsonrpc: '2.0', id: 4, result: { contents } });
+    expect(frameTask(split(dense, [1000]))).toEqual({ kind: 'line', line: dense });
   });
 
   it('calls non-JSON and broken lines noise, and blank lines nothing', () => {
