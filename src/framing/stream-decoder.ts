@@ -1,31 +1,21 @@
 import { copyHead, copyTail } from './bytes.js';
-import type { FrameRunner, FrameStream, FrameTask, FrameTaskResult } from './frame-job.js';
+import type { DecodedEvent } from './decoded-event.js';
+import type { FrameRunner, FrameStream, FrameTaskResult } from './frame-job.js';
 import { isSuccessResponse, type JsonRpcId, type JsonRpcMessage } from './json-rpc.js';
 import { oversizeEvent } from './line-framer.js';
+import { failedJobEvent, type LineJob, lineJob } from './line-job.js';
 import { ownsWholeBuffer, packLineParts } from './line-parts.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type SpilledEnd } from './line-splitter.js';
-import type { MessageCut } from './line-summary.js';
-import { classifyPieces, classifySpan, classifyText, type LineVerdict, noisePreview } from './line-text.js';
+import { classifyPieces, classifySpan, classifyText, type LineVerdict } from './line-text.js';
 import { type Slot as EventSlot, OrderedEvents } from './ordered-events.js';
-import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffLine } from './sniff.js';
-import {
-  failedToolResultEvent,
-  type ResultRequest,
-  type ToolResultEvent,
-  toolResultEvent,
-} from './tool-result.js';
+import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES } from './sniff.js';
+import { type ResultRequest, toolResultEvent } from './tool-result.js';
 
+export type { DecodedEvent } from './decoded-event.js';
 export type { JsonRpcId, JsonRpcMessage } from './json-rpc.js';
 export type { MessageCut } from './line-summary.js';
 export type { CappedToolResult } from './read-result.js';
 export type { ResultRequest } from './tool-result.js';
-
-export type DecodedEvent =
-  /** `cut`: a large notification or list page arrived as a bounded copy, and this is what it left out. */
-  | { kind: 'message'; message: JsonRpcMessage; cut?: MessageCut }
-  | ToolResultEvent
-  | { kind: 'noise'; line: string }
-  | { kind: 'oversize'; bytes: number; id?: JsonRpcId };
 
 export interface StreamDecoderOptions {
   pool?: FrameRunner | undefined;
@@ -54,13 +44,7 @@ export const DEFAULT_MAX_IN_FLIGHT = 4;
 export const DEFAULT_SPILL_BYTES = 4 * 1024 * 1024;
 
 type Slot = EventSlot<DecodedEvent>;
-interface Job {
-  slot: Slot;
-  task: FrameTask;
-  transfer: ArrayBuffer[];
-  head: Uint8Array;
-  asked: JsonRpcId | undefined;
-}
+type Job = LineJob<Slot>;
 
 /**
  * Decodes one child's stdout: small lines inline, large ones on the pool (their chunk memory transferred, so
@@ -176,7 +160,7 @@ export class StreamDecoder {
     this.#updatePause();
   }
 
-  /** A line's task: its parts packed, and whether it answers a call that wants its result flattened. */
+  /** A line's task, asking the owner whether it answers a call that wants its result flattened. */
   #job(
     slot: Slot,
     pieces: Uint8Array[],
@@ -185,13 +169,8 @@ export class StreamDecoder {
     head: Uint8Array,
     tail: Uint8Array,
   ): Job {
-    const sniff = sniffLine(head, tail);
-    const asked = sniff.kind === 'result' ? sniff.id : undefined;
-    const request = asked === undefined ? undefined : this.#ask(asked);
-    const { parts, transfer } = packLineParts(pieces, lastShared, this.#owned);
-    const task: FrameTask = { parts, byteLength };
-    if (request !== undefined && asked !== undefined) Object.assign(task, { id: asked, request });
-    return { slot, task, transfer, head, asked };
+    const bytes = { pieces, byteLength, lastShared, head, tail };
+    return lineJob(slot, bytes, (id) => this.#ask(id), this.#owned);
   }
 
   #start(job: Job): void {
@@ -208,7 +187,7 @@ export class StreamDecoder {
     }
     running.then(
       (result) => this.#settle(job, () => this.#fromTask(job, result)),
-      (err: unknown) => this.#settle(job, () => this.#failed(job, err)),
+      (err: unknown) => this.#settle(job, () => failedJobEvent(job, err)),
     );
   }
 
@@ -263,13 +242,6 @@ export class StreamDecoder {
     if (verdict === undefined || verdict.kind === 'noise') return verdict;
     const event = this.#messageEvent(verdict.message, job.asked);
     return result.cut && event.kind === 'message' ? { ...event, cut: result.cut } : event;
-  }
-
-  #failed(job: Job, err: unknown): DecodedEvent {
-    const why = `worker failed: ${err instanceof Error ? err.message : String(err)}`;
-    const { id, request } = job.task;
-    if (id !== undefined && request !== undefined) return failedToolResultEvent(id, why);
-    return noisePreview([job.head], job.head.byteLength);
   }
 
   #settle(job: Job, make: () => DecodedEvent | undefined): void {
