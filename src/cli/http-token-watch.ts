@@ -3,6 +3,7 @@ import { basename, dirname } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import { CliError } from './errors.js';
 import { type LogLevel, logProblems } from './event-log.js';
+import type { ReloadTrigger } from './fleet-reload.js';
 import { type BearerVerifier, type Caller, type TokenEntry, tokenVerifier } from './http-auth.js';
 import { readTokenFile } from './http-tokens.js';
 import type { LogValue } from './logfmt.js';
@@ -44,7 +45,7 @@ export class LiveTokens implements BearerVerifier {
     return this.current.verify(token);
   }
 
-  /** Starts watching the file's folder; a failure to watch is logged, and SIGHUP still re-reads. */
+  /** Starts watching the file's folder; a failure to watch is logged, and SIGHUP or the control socket's `reload` still re-reads. */
   watch(): void {
     const name = basename(this.opts.file);
     try {
@@ -58,7 +59,7 @@ export class LiveTokens implements BearerVerifier {
   }
 
   /** Reads the file now (after any read under way); resolves when the new tokens apply or were refused. */
-  reload(trigger: 'watch' | 'SIGHUP'): Promise<void> {
+  reload(trigger: ReloadTrigger): Promise<void> {
     this.queue = this.queue.then(() => this.read(trigger));
     return this.queue;
   }
@@ -79,7 +80,7 @@ export class LiveTokens implements BearerVerifier {
     }, DEBOUNCE_MS);
   }
 
-  private async read(trigger: 'watch' | 'SIGHUP'): Promise<void> {
+  private async read(trigger: ReloadTrigger): Promise<void> {
     if (this.closed) return;
     let fromFile: TokenEntry[];
     try {
@@ -115,9 +116,13 @@ export class LiveTokens implements BearerVerifier {
 
   private warnWatch(err: unknown): void {
     const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    this.opts.log.log('warn', `cannot watch serve.auth.tokensFile (${why}): it is re-read on SIGHUP only`, {
-      file: this.opts.file,
-    });
+    this.opts.log.log(
+      'warn',
+      `cannot watch serve.auth.tokensFile (${why}): it is re-read on SIGHUP or reload only`,
+      {
+        file: this.opts.file,
+      },
+    );
   }
 }
 

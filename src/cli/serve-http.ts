@@ -5,7 +5,7 @@ import { supervisorMetrics } from '../metrics/supervisor-metrics.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { openFleetControl } from './control-open.js';
 import { CliError, usageError } from './errors.js';
-import { fleetReload } from './fleet-reload.js';
+import { type FleetReload, fleetReload } from './fleet-reload.js';
 import { Gateway } from './gateway.js';
 import { healthReport } from './healthz.js';
 import { authority, type HttpAddress, isLoopback } from './http-address.js';
@@ -129,7 +129,12 @@ export async function serveHttpCommand(
     ),
   );
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
-  const reload = fleetReload(sup, configPath, reporter);
+  const reloadFleet = fleetReload(sup, configPath, reporter);
+  // A reload, by signal or from another terminal, re-reads the tokens file too, as an operator would expect.
+  const reload: FleetReload = async (trigger) => {
+    const [outcome] = await Promise.all([reloadFleet(trigger), live?.reload(trigger)]);
+    return outcome;
+  };
   const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve --http', reload);
   process.stderr.write(`listening on http://${authority(address.host, port)}${MCP_PATH}\n`);
 
@@ -157,10 +162,7 @@ export async function serveHttpCommand(
   };
   const removeSignals = handleShutdownSignals(
     (signal) => shutdown(signal),
-    () => {
-      void reload('SIGHUP');
-      void live?.reload('SIGHUP');
-    },
+    () => void reload('SIGHUP'),
   );
   try {
     await Promise.race([started, done]);

@@ -12,6 +12,7 @@ const C = 'token-c-0123456789abcdef';
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 let serve: HttpServe;
 let tokensFile: string;
+let config: string;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -26,7 +27,7 @@ beforeAll(async () => {
     '    tokensFile: tokens.txt',
     '',
   ];
-  const config = writeFixtureConfig(dir, [{ id: 'fx' }], head.join('\n'));
+  config = writeFixtureConfig(dir, [{ id: 'fx' }], head.join('\n'));
   serve = await startHttpServe(cli, config, ['--json-response']);
 }, 60_000);
 
@@ -110,7 +111,21 @@ describe('serve --http: serve.auth.tokensFile is read again when it changes', ()
       10_000,
     );
     expect((await inSession(C, sessionOf(c))).status).toBe(200);
-    await inSession(C, sessionOf(c), 'DELETE');
+    // And so does `mcp-supervisor reload` from another terminal, beside the config.
+    const reloaded = await cli.runCli(['reload', '--config', config]);
+    expect([reloaded.code, reloaded.stderr]).toEqual([0, 'no server changed\n']);
+    await serve.proc.waitFor(
+      /msg="tokens file not applied: the last good tokens stay" trigger=control/,
+      10_000,
+    );
+    writeFileSync(tokensFile, `${B}\n`);
+    await cli.runCli(['reload', '--config', config]);
+    await serve.proc.waitFor(
+      /msg="tokens reloaded" trigger=(control|watch) .*tokens=2 added=1 removed=1/,
+      10_000,
+    );
+    expect((await open(B)).status).toBe(200);
+    expect((await inSession(C, sessionOf(c))).status).toBe(401);
   }, 30_000);
 });
 
