@@ -81,11 +81,11 @@ export async function startBareConnection(
 
 /** The official SDK client over its stdio transport, connected (initialize done) to the same fixture. */
 export async function connectSdk(
-  opts: { maxBufferSize?: number; onError?: (err: Error) => void } = {},
+  opts: { maxBufferSize?: number; onError?: (err: Error) => void; args?: string[] } = {},
 ): Promise<Contender & { client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [FIXTURE],
+    args: [FIXTURE, ...(opts.args ?? [])],
     cwd: process.cwd(),
     // piped and drained, as ours does, so neither side pays for a terminal
     stderr: 'pipe',

@@ -1,11 +1,9 @@
 // One 8 MiB notification of dense JSON arriving from a server (fixture `--large-lines`, tool `large_log`): how long
 // the host's event loop stalls at most, ours against the SDK client, and ours without worker threads beside it.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BenchError } from './bench-error.js';
-import { type Contender, startBareConnection, startOurs } from './contenders.js';
-import { CALL_TIMEOUT_MS, FIXTURE } from './fixture-fleet.js';
+import { type Contender, connectSdk, startBareConnection, startOurs } from './contenders.js';
+import { CALL_TIMEOUT_MS } from './fixture-fleet.js';
 import { interleave } from './interleave.js';
 import { type LoopCost, measureLoop } from './loop.js';
 
@@ -26,20 +24,12 @@ const startInline = () => startBareConnection(undefined, { args: ARGS, inline: t
 
 /** The SDK client, with a handler for log messages as a host that shows them would have. */
 async function startSdk(): Promise<Contender> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [FIXTURE, ...ARGS],
-    cwd: process.cwd(),
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', () => {});
-  const client = new Client({ name: 'bench', version: '0.0.0' });
+  const { client, transport } = await connectSdk({ args: ARGS });
   let logs = 0;
   client.setNotificationHandler(LoggingMessageNotificationSchema, () => {
     logs++;
   });
   const limits = { timeout: CALL_TIMEOUT_MS, maxTotalTimeout: CALL_TIMEOUT_MS };
-  await client.connect(transport, limits);
   return {
     pid: () => transport.pid ?? undefined,
     call: async (tool, args) => {

@@ -2,11 +2,9 @@
 // server (fixture `--resources 1`, unlisted URI `fixture://big/<bytes>`): the host's busy time and worst stall
 // while it arrives, ours against the SDK client. The caller needs the whole text, so nothing is capped: what is
 // measured is where it is parsed.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BenchError } from './bench-error.js';
-import { startOurs } from './contenders.js';
-import { CALL_TIMEOUT_MS, FIXTURE } from './fixture-fleet.js';
+import { connectSdk, startOurs } from './contenders.js';
+import { CALL_TIMEOUT_MS } from './fixture-fleet.js';
 import { interleave } from './interleave.js';
 import { type LoopCost, measureLoop } from './loop.js';
 
@@ -40,16 +38,8 @@ async function oursReader(bytes: number): Promise<Reader> {
 }
 
 async function sdkReader(bytes: number): Promise<Reader> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [FIXTURE, ...ARGS],
-    cwd: process.cwd(),
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', () => {});
-  const client = new Client({ name: 'bench', version: '0.0.0' });
+  const { client } = await connectSdk({ args: ARGS });
   const limits = { timeout: CALL_TIMEOUT_MS, maxTotalTimeout: CALL_TIMEOUT_MS };
-  await client.connect(transport, limits);
   return {
     read: async () => {
       const out = await client.readResource({ uri: `fixture://big/${bytes}` }, limits);
