@@ -34,7 +34,7 @@ export interface LineSink {
 
 /** What is left of a spilled line at its end: the pieces still held, the whole line's length, copies to sniff. */
 export interface SpilledEnd {
-  rest: Uint8Array[];
+  pieces: Uint8Array[];
   byteLength: number;
   /** As for `onLine`: the last piece lies in a chunk still being read. */
   lastShared: boolean;
@@ -209,7 +209,7 @@ export class LineSplitter {
     }
     if (spilled)
       this.#sink.onSpilledLine?.({
-        rest: pieces,
+        pieces,
         byteLength: bytes,
         lastShared,
         head: lineHead(),

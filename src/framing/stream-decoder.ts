@@ -3,7 +3,7 @@ import type { DecodedEvent } from './decoded-event.js';
 import type { FrameRunner, FrameStream, FrameTaskResult } from './frame-job.js';
 import { isSuccessResponse, type JsonRpcId, type JsonRpcMessage } from './json-rpc.js';
 import { oversizeEvent } from './line-framer.js';
-import { failedJobEvent, type LineJob, lineJob } from './line-job.js';
+import { failedJobEvent, type LineBytes, type LineJob, lineJob } from './line-job.js';
 import { ownsWholeBuffer, packLineParts } from './line-parts.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type SpilledEnd } from './line-splitter.js';
 import { classifyPieces, classifySpan, classifyText, type LineVerdict } from './line-text.js';
@@ -154,23 +154,16 @@ export class StreamDecoder {
   #dispatch(pieces: Uint8Array[], byteLength: number, lastShared: boolean): void {
     const slot = this.#order.hold();
     const head = copyHead(pieces, SNIFF_HEAD_BYTES);
-    const job = this.#job(slot, pieces, byteLength, lastShared, head, copyTail(pieces, SNIFF_TAIL_BYTES));
+    const tail = copyTail(pieces, SNIFF_TAIL_BYTES);
+    const job = this.#job(slot, { pieces, byteLength, lastShared, head, tail });
     if (this.#inFlight < this.#maxInFlight) this.#start(job);
     else this.#waiting.push(job);
     this.#updatePause();
   }
 
   /** A line's task, asking the owner whether it answers a call that wants its result flattened. */
-  #job(
-    slot: Slot,
-    pieces: Uint8Array[],
-    byteLength: number,
-    lastShared: boolean,
-    head: Uint8Array,
-    tail: Uint8Array,
-  ): Job {
-    const bytes = { pieces, byteLength, lastShared, head, tail };
-    return lineJob(slot, bytes, (id) => this.#ask(id), this.#owned);
+  #job(slot: Slot, line: LineBytes): Job {
+    return lineJob(slot, line, (id) => this.#ask(id), this.#owned);
   }
 
   #start(job: Job): void {
@@ -208,11 +201,11 @@ export class StreamDecoder {
     return true;
   }
 
-  #endSpill({ rest, byteLength, lastShared, head, tail }: SpilledEnd): void {
+  #endSpill(end: SpilledEnd): void {
     const spill = this.#spill;
     this.#spill = undefined;
     if (spill === undefined) return;
-    const job = this.#job(spill.slot, rest, byteLength, lastShared, head, tail);
+    const job = this.#job(spill.slot, end);
     this.#watch(job, () => spill.stream.end(job.task, job.transfer));
   }
 
