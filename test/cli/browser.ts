@@ -13,6 +13,12 @@ export function warnIfNoChromium(what: string): void {
 }
 
 /** Headless Chromium with no network chatter of its own (this machine's network is closed). */
+/**
+ * The bound on a test file's Chromium start (its `beforeAll`): the first start reads a few hundred MiB from disk,
+ * which on a loaded machine alone took over 20 s.
+ */
+export const CHROMIUM_START_MS = 60_000;
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,

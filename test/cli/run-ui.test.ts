@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, warnIfNoChromium } from './browser.js';
+import { CHROMIUM_START_MS, hasChromium, launchChromium, warnIfNoChromium } from './browser.js';
 import { allGone, cliProcesses, ensureBuilt, pidOf, ROOT, writeFixtureConfig } from './helpers.js';
 
 warnIfNoChromium('`run --ui` was NOT checked end to end.');
@@ -15,7 +15,7 @@ describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => 
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchChromium();
-  });
+  }, CHROMIUM_START_MS);
   afterAll(() => browser?.close());
 
   it('serves the live fleet on 127.0.0.1: cards, a crash and its restart, and the lit statechart', async () => {

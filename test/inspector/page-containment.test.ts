@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
 import type { ServerStatus } from '../../src/supervisor/types.js';
-import { hasChromium, launchChromium } from '../cli/browser.js';
+import { CHROMIUM_START_MS, hasChromium, launchChromium } from '../cli/browser.js';
 import { FakeSource } from './fake-source.js';
 
 if (!hasChromium) console.warn('inspector containment test did not run: no Chromium here');
@@ -17,7 +17,7 @@ describe.skipIf(!hasChromium)('inspector page: containment and failed spawns', (
 
   beforeAll(async () => {
     browser = await launchChromium();
-  });
+  }, CHROMIUM_START_MS);
   afterEach(async () => {
     await page?.close();
     page = undefined;

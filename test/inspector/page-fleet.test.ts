@@ -9,7 +9,7 @@ import { toStatechart } from '../../src/inspector/statechart.js';
 import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
 import { serverMachine } from '../../src/machines/server.machine.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
-import { hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
+import { CHROMIUM_START_MS, hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 
 warnIfNoChromium(
@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
 
   beforeAll(async () => {
     browser = await launchChromium();
-  });
+  }, CHROMIUM_START_MS);
   afterEach(async () => {
     await page?.close();
     page = undefined;

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
 import type { ServerStatus } from '../../src/supervisor/types.js';
-import { hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
+import { CHROMIUM_START_MS, hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
 import { FakeSource, sampleFleet } from './fake-source.js';
 
 warnIfNoChromium('The inspector page was NOT checked in a real browser.');
@@ -96,10 +96,9 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
   const problems: string[] = [];
   const cleanups: Array<() => Promise<void> | void> = [];
 
-  // Chromium's first start reads a few hundred MiB from disk: on a loaded machine that alone can take 20 s
   beforeAll(async () => {
     browser = await launchChromium();
-  }, 60_000);
+  }, CHROMIUM_START_MS);
 
   afterEach(async () => {
     await page?.close();
