@@ -5,11 +5,11 @@ import type { ContainmentKind } from '../process/containment.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import { StderrLines } from '../process/stderr-lines.js';
 import type { FramePool } from '../workers/frame-pool.js';
-import { negotiate } from './discover.js';
-import { type Era, MODERN_PROTOCOL_VERSION, type ProtocolSetting, pinnedEra } from './era.js';
+import { type Era, type ProtocolSetting, pinnedEra } from './era.js';
 import { SupervisorError } from './errors.js';
 import { HttpLink } from './http-link.js';
 import { initializeRequest } from './legacy-handshake.js';
+import { negotiate } from './negotiate.js';
 import { queueFullError, type WriteOutcome } from './outgoing-queue.js';
 import { PendingRequests, type ProgressRequest, type ResultMode } from './pending-requests.js';
 import { type RequestEnvelope, withEnvelope } from './request-meta.js';
@@ -237,22 +237,28 @@ export class McpConnection {
       hint: this.opts.eraHint,
       startupMs: this.opts.startupMs,
       // Unpinned over HTTP the probe is a POST of its own: a 2025 server's HTTP error to it must not end the link.
-      discover: (timeoutMs) =>
+      discover: (timeoutMs, signal) =>
         this.link.probe && pinned === undefined
-          ? this.link.probe('server/discover', withEnvelope(undefined, probe), timeoutMs)
-          : this.request('server/discover', withEnvelope(undefined, probe), { timeoutMs }, true),
-      initialize: (timeoutMs) => this.legacyInitialize(capabilities, clientInfo, timeoutMs),
+          ? this.link.probe('server/discover', withEnvelope(undefined, probe), timeoutMs, signal)
+          : this.request('server/discover', withEnvelope(undefined, probe), { timeoutMs, signal }, true),
+      initialize: (timeoutMs) =>
+        initializeRequest(
+          (params) => this.request('initialize', params, { timeoutMs }, true),
+          capabilities,
+          clientInfo,
+          timeoutMs,
+        ),
       onProbeLost: () => {
         this.probeLostFlag = true;
       },
     });
-    if (era === 'modern') {
-      this.envelope = probe;
-      this.initResult = init;
-      this.handshakeDone = true;
-      this.link.negotiated(MODERN_PROTOCOL_VERSION);
-      this.link.established();
-    }
+    // Only the era that won is applied: the other handshake, if still out, is answered into nothing.
+    if (era === 'modern') this.envelope = probe;
+    this.initResult = init;
+    this.handshakeDone = true;
+    this.link.negotiated(init.protocolVersion);
+    this.link.established();
+    if (era === 'legacy') this.notify('notifications/initialized');
     this.eraNow = era;
     return init;
   }
@@ -261,20 +267,6 @@ export class McpConnection {
     const capabilities: Record<string, unknown> = { ...this.opts.capabilities };
     if (this.opts.roots) capabilities.roots = { listChanged: false };
     return capabilities;
-  }
-
-  private async legacyInitialize(
-    capabilities: Record<string, unknown>,
-    clientInfo: { name: string; version: string },
-    timeoutMs: number,
-  ): Promise<InitializeResult> {
-    const send = (params: Record<string, unknown>) => this.request('initialize', params, { timeoutMs }, true);
-    this.initResult = await initializeRequest(send, capabilities, clientInfo, timeoutMs);
-    this.handshakeDone = true;
-    this.link.negotiated(this.initResult.protocolVersion);
-    this.link.established();
-    this.notify('notifications/initialized');
-    return this.initResult;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { METHOD_NOT_FOUND } from '../framing/json-rpc.js';
 import type { InitializeResult } from './connection.js';
-import { type Era, MODERN_PROTOCOL_VERSION, probeBoundMs } from './era.js';
+import { MODERN_PROTOCOL_VERSION } from './era.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import { SERVER_INFO_META } from './request-meta.js';
 
@@ -11,56 +11,6 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export type DiscoverVerdict =
   | { kind: 'modern'; init: InitializeResult }
   | { kind: 'legacy'; timedOut: boolean; why: string };
-
-export interface NegotiateInput {
-  /** A `protocol:` pin, else the era this configuration spoke last time (a hint: a wrong one still falls back). */
-  pinned: Era | undefined;
-  hint: Era | undefined;
-  startupMs: number;
-  /** Sends `server/discover` (with the 2026 envelope) before any handshake, within `timeoutMs`. */
-  discover(timeoutMs: number): Promise<unknown>;
-  /** The 2025 handshake: `initialize`, version check, `notifications/initialized`. */
-  initialize(timeoutMs: number): Promise<InitializeResult>;
-  /** The process ended while an unpinned probe waited (some 2025 servers exit on a request they do not know). */
-  onProbeLost?(): void;
-}
-
-/**
- * Picks the era on the process already running: `server/discover` first (unless the era is known to be 2025), and
- * `initialize` after any answer that is not a 2026 one, or none within the probe's bound. Only a 2026 server that
- * names other 2026 versions than ours fails here (UNSUPPORTED_PROTOCOL); a pinned 2026 fails on any non-2026 answer.
- */
-export async function negotiate(p: NegotiateInput): Promise<{ era: Era; init: InitializeResult }> {
-  const expected = p.pinned ?? p.hint;
-  if (expected === 'legacy') return { era: 'legacy', init: await p.initialize(p.startupMs) };
-  const bound = expected === 'modern' ? p.startupMs : probeBoundMs(p.startupMs);
-  let verdict: DiscoverVerdict;
-  try {
-    verdict = verdictOfResult(await p.discover(bound));
-  } catch (err) {
-    try {
-      verdict = verdictOfError(err, bound);
-    } catch (fatal) {
-      if (p.pinned === undefined) p.onProbeLost?.();
-      throw fatal;
-    }
-  }
-  if (verdict.kind === 'modern') return { era: 'modern', init: verdict.init };
-  if (p.pinned === 'modern') {
-    if (verdict.timedOut) {
-      throw new SupervisorError('HANDSHAKE_TIMEOUT', `no answer to server/discover within ${bound} ms`);
-    }
-    throw new SupervisorError(
-      'UNSUPPORTED_PROTOCOL',
-      `server does not speak ${MODERN_PROTOCOL_VERSION} (protocol is pinned to it): ${verdict.why}`,
-      { requested: MODERN_PROTOCOL_VERSION },
-    );
-  }
-  // The whole startup budget again, not what the probe left of it: the supervisor's own budget (its machine's
-  // timer, started before the probe) is the one that ends a slow start, as `startup_timeout`; this bound only backs
-  // it up, so the two must never race.
-  return { era: 'legacy', init: await p.initialize(p.startupMs) };
-}
 
 /** A `server/discover` result: 2026 if it is well formed and lists our version. */
 export function verdictOfResult(raw: unknown): DiscoverVerdict {

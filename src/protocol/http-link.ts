@@ -109,7 +109,12 @@ export class HttpLink implements ServerLink {
   }
 
   /** The era probe, as a POST of its own: whatever it is answered, the session transport has not been used yet. */
-  probe(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+  probe(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    stop?: AbortSignal,
+  ): Promise<unknown> {
     return probeOverHttp({
       url: this.spec.url,
       headers: this.spec.headers,
@@ -117,7 +122,7 @@ export class HttpLink implements ServerLink {
       params,
       protocolVersion: MODERN_PROTOCOL_VERSION,
       timeoutMs,
-      signal: this.probes.signal,
+      signal: stop ? AbortSignal.any([this.probes.signal, stop]) : this.probes.signal,
     });
   }
 

@@ -45,7 +45,12 @@ export interface ServerLink {
    * that is no 2026 one must leave the link as it was (HTTP: a 2025 server's HTTP error). Absent on stdio, where
    * the probe is an ordinary request.
    */
-  probe?(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown>;
+  probe?(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    stop?: AbortSignal,
+  ): Promise<unknown>;
   /** The handshake agreed on a protocol version; a link that repeats it on each request (HTTP) is told. */
   negotiated(protocolVersion: string): void;
   /** Handshake done: failures from here on are disconnects, not failed connects. */
