@@ -236,6 +236,7 @@ export class McpConnection {
       pinned,
       hint: this.opts.eraHint,
       startupMs: this.opts.startupMs,
+      lateProbe: this.link.probe === undefined,
       // Unpinned over HTTP the probe is a POST of its own: a 2025 server's HTTP error to it must not end the link.
       discover: (timeoutMs, signal) =>
         this.link.probe && pinned === undefined

@@ -12,6 +12,8 @@ export interface NegotiateInput {
   discover(timeoutMs: number, stop: AbortSignal): Promise<unknown>;
   /** The 2025 `initialize` request and the checks on its answer, nothing more: the caller completes the handshake. */
   initialize(timeoutMs: number): Promise<InitializeResult>;
+  /** The probe can still be answered after `initialize` is sent (stdio: one ordered stream, read in turn). */
+  lateProbe: boolean;
   /** The process ended while an unpinned probe waited (some 2025 servers exit on a request they do not know). */
   onProbeLost?(): void;
 }
@@ -48,63 +50,45 @@ export async function negotiate(p: NegotiateInput): Promise<Negotiated> {
 }
 
 /**
- * An unknown era: a 2025 server may never answer the probe, so `initialize` follows it after the probe's bound, but
- * the probe stays open: a 2026 server that is only slow to start (an `npx` download, a cold import) answers both in
- * turn, refusing `initialize`, and its late discover answer is the handshake. Whichever handshake succeeds first
- * decides; the other is dropped.
+ * An unknown era: a 2025 server may never answer the probe, so `initialize` follows it after the probe's bound.
+ * Over stdio the probe stays open beside it: a 2026-only server that is only slow to start (an `npx` download, a
+ * cold import) reads both in turn, refuses `initialize`, and its answer to the probe is the handshake. A server
+ * that accepts `initialize` is spoken to in 2025, as it would have been had the probe stayed silent, whatever the
+ * probe says meanwhile: it now holds a 2025 session.
  */
 async function probeAndRace(p: NegotiateInput): Promise<Negotiated> {
   const stop = new AbortController();
   // The whole startup budget for each, not what the probe left of it: the supervisor's own budget (its machine's
   // timer, started before the probe) is the one that ends a slow start, as `startup_timeout`; these bounds only
   // back it up, so the two must never race.
-  const probe = settle(p.discover(p.startupMs, stop.signal));
-  const early = await within(probe, probeBoundMs(p.startupMs));
-  if (early !== undefined) {
-    const verdict = verdictOf(early, p);
+  const bound = probeBoundMs(p.startupMs);
+  const probe = settle(p.discover(p.lateProbe ? p.startupMs : bound, stop.signal));
+  const early = await within(probe, bound);
+  if (early !== undefined || !p.lateProbe) {
+    const verdict = verdictOf(early ?? (await probe), p, bound);
     if (verdict.kind === 'modern') return { era: 'modern', init: verdict.init };
     return { era: 'legacy', init: await p.initialize(p.startupMs) };
   }
-  const handshake = settle(p.initialize(p.startupMs));
-  const first = await Promise.race([
-    probe.then(() => 'probe' as const),
-    handshake.then(() => 'initialize' as const),
-  ]);
-  if (first === 'probe') {
-    const verdict = verdictOf(await probe, p);
-    if (verdict.kind === 'modern') return { era: 'modern', init: verdict.init };
-    return { era: 'legacy', init: unwrap(await handshake) };
-  }
-  const init = await handshake;
+  const init = await settle(p.initialize(p.startupMs));
   if (init.ok) {
     stop.abort();
     return { era: 'legacy', init: init.value };
   }
-  // A 2026 server refuses `initialize`; its answer to the probe, still to come, is the one that counts.
+  // Refused (a 2026-only server): its answer to the probe, if not already in, is still to come, and decides.
   const late = await probe;
-  const verdict = late.ok || !isFinal(late.err) ? verdictOf(late, p) : undefined;
+  const verdict = late.ok ? verdictOfResult(late.value) : undefined;
   if (verdict?.kind === 'modern') return { era: 'modern', init: verdict.init };
   throw init.err;
 }
 
 /** The probe's outcome as a verdict; an end of the process is final (and marks an unpinned probe as lost). */
-function verdictOf(outcome: Settled<unknown>, p: NegotiateInput): DiscoverVerdict {
+function verdictOf(outcome: Settled<unknown>, p: NegotiateInput, boundMs = p.startupMs): DiscoverVerdict {
   if (outcome.ok) return verdictOfResult(outcome.value);
   try {
-    return verdictOfError(outcome.err, p.startupMs);
+    return verdictOfError(outcome.err, boundMs);
   } catch (fatal) {
     if (p.pinned === undefined) p.onProbeLost?.();
     throw fatal;
-  }
-}
-
-/** Whether a failed probe ends negotiation by itself (see verdictOfError), rather than meaning "not 2026". */
-function isFinal(err: unknown): boolean {
-  try {
-    verdictOfError(err, 0);
-    return false;
-  } catch {
-    return true;
   }
 }
 
@@ -113,11 +97,6 @@ function settle<T>(p: Promise<T>): Promise<Settled<T>> {
     (value) => ({ ok: true, value }),
     (err: unknown) => ({ ok: false, err }),
   );
-}
-
-function unwrap<T>(s: Settled<T>): T {
-  if (s.ok) return s.value;
-  throw s.err;
 }
 
 /** `p`'s outcome if it settles within `ms`, else undefined; the timer never outlives the wait. */

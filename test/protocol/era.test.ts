@@ -138,6 +138,24 @@ describe('the era of a child', () => {
     expect(readLog(log).map((m) => m.method)).toEqual(['server/discover', 'initialize', 'tools/call']);
   });
 
+  it('a server of both eras slower to start than the probe bound is kept in the 2025 session its initialize opened', async () => {
+    const log = logFile();
+    const args = [MODERN, '--log', log, '--legacy-serve', '--slow-start', '3000'];
+    const conn = modern(log, { startupMs: 8000, args });
+    expect((await conn.initialize()).protocolVersion).toBe('2025-11-25');
+    expect(conn.era).toBe('legacy');
+    expect(await callToolText(conn, 'add', { a: 2, b: 3 }, call)).toBe('5');
+    const lines = readLog(log);
+    expect(lines.map((m) => m.method)).toEqual([
+      'server/discover',
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+    ]);
+    // Spoken to as the 2025 server it agreed to be: no 2026 envelope after the probe.
+    expect(JSON.stringify(lines.slice(1))).not.toContain('io.modelcontextprotocol/');
+  });
+
   it('a known era skips the probe: legacy goes straight to initialize', async () => {
     const log = logFile();
     await fx.open(['--log', log], { eraHint: 'legacy' }).initialize();
