@@ -28,6 +28,7 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
   'resources/read',
   'completion/complete',
   'tasks/get',
+  'tasks/update',
   'tasks/cancel',
   'subscriptions/listen',
   'notifications/cancelled',

@@ -7,6 +7,7 @@ import type {
   ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { isRecord } from '../framing/is-record.js';
 import {
   type Envelope,
   envelopeOf,
@@ -18,6 +19,7 @@ import {
   SUPPORTED_VERSIONS,
   unsupportedVersion,
 } from './gateway-era.js';
+import { TASKS_EXTENSION } from './gateway-modern-tasks.js';
 
 const DiscoverRequestSchema = z.object({
   method: z.literal('server/discover'),
@@ -46,8 +48,9 @@ export function answerDiscover(server: Server, source: DiscoverSource): void {
       capabilities: source.capabilities,
       serverInfo: source.info,
     });
-    // 2026 has no `tasks` capability (tasks are an extension there, which serve does not offer).
-    const { tasks: _tasks, ...capabilities } = trimmed.capabilities;
+    // 2026 has no `tasks` capability: tasks are an extension there, offered when some server of the fleet has them.
+    const { tasks, ...rest } = trimmed.capabilities;
+    const capabilities = tasks ? { ...rest, extensions: { [TASKS_EXTENSION]: {} } } : rest;
     return {
       supportedVersions: [...SUPPORTED_VERSIONS],
       capabilities,
@@ -125,6 +128,11 @@ export class EraTransport implements Transport {
       }
       if (envelope.missing.length > 0 || !MODERN_VERSIONS.includes(envelope.version)) return;
       this.onModern(envelope);
+      // A 2025 client's `task` hint on a 2026 call is tolerated and ignored: serve decides (tasks extension).
+      if (request?.method === 'tools/call' && isRecord(request.params) && 'task' in request.params) {
+        const { task: _hint, ...params } = request.params;
+        message = { ...request, params } as JSONRPCMessage;
+      }
       if ('id' in message && 'method' in message) this.modern.set(message.id, message.method);
     }
     this.onmessage?.(message, extra);

@@ -10,9 +10,18 @@ import {
   McpError,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { SurfaceFailure } from '../protocol/surface-outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { isModernRequest } from './gateway-input.js';
+import { declaresTasks, ModernTasks, tasksRequired } from './gateway-modern-tasks.js';
+
+/** `tasks/update` (2026 tasks extension only), every param kept. */
+const UpdateTaskRequestSchema = z.object({
+  method: z.literal('tasks/update'),
+  params: z.looseObject({ taskId: z.string() }),
+});
 
 /** The `_meta` key under which a JSON-RPC error of `serve` carries the failure's code. */
 const CODE_KEY = 'mcp-supervisor/code';
@@ -32,6 +41,8 @@ export const GATEWAY_TASKS: NonNullable<ServerCapabilities['tasks']> = {
 export class GatewayTasks {
   private closed = false;
   private readonly unsubscribe: () => void;
+  /** The same tasks for 2026 clients, as the tasks extension shapes them. */
+  readonly modern: ModernTasks;
 
   constructor(
     server: Server,
@@ -40,13 +51,28 @@ export class GatewayTasks {
     /** `serve`'s own cap on every result it sends, a task's result included. */
     private readonly maxResultBytes?: number,
   ) {
-    server.setRequestHandler(GetTaskRequestSchema, async (r) => this.routed('tasks/get', r.params.taskId));
+    this.modern = new ModernTasks(sup, maxResultBytes);
+    // A 2026 client speaks the tasks extension: the same tasks, its shapes, and only when it declares the extension.
+    const gated = (params: Record<string, unknown>, method: string) => {
+      if (!declaresTasks(params)) throw tasksRequired(method);
+    };
+    server.setRequestHandler(GetTaskRequestSchema, async (r) => {
+      if (!isModernRequest(r.params)) return this.routed('tasks/get', r.params.taskId);
+      gated(r.params, 'tasks/get');
+      return this.modern.get(r.params.taskId);
+    });
     server.setRequestHandler(GetTaskPayloadRequestSchema, async (r) =>
       this.routed('tasks/result', r.params.taskId),
     );
-    server.setRequestHandler(CancelTaskRequestSchema, async (r) =>
-      this.routed('tasks/cancel', r.params.taskId),
-    );
+    server.setRequestHandler(CancelTaskRequestSchema, async (r) => {
+      if (!isModernRequest(r.params)) return this.routed('tasks/cancel', r.params.taskId);
+      gated(r.params, 'tasks/cancel');
+      return this.modern.cancel(r.params.taskId);
+    });
+    server.setRequestHandler(UpdateTaskRequestSchema, async (r) => {
+      gated(r.params, 'tasks/update');
+      return this.modern.update(r.params.taskId);
+    });
     server.setRequestHandler(ListTasksRequestSchema, async (r) => {
       const cursor = r.params?.cursor;
       const out = await sup.listTasks(cursor !== undefined ? { cursor } : {});

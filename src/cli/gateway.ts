@@ -16,6 +16,7 @@ import { composeInstructions, instructionsAtInitialize } from './gateway-instruc
 import { answerListen } from './gateway-listen.js';
 import { answerDiscover, EraTransport } from './gateway-modern.js';
 import { modernToolCall } from './gateway-modern-input.js';
+import { declaresTasks, tasksRequired } from './gateway-modern-tasks.js';
 import { relayProgress } from './gateway-progress.js';
 import { GatewayResources } from './gateway-resources.js';
 import { gatewayResult } from './gateway-result.js';
@@ -129,9 +130,23 @@ export class Gateway {
       const scopes = this.opts.scopes ?? [];
       const progress = relayProgress(request.params._meta, extra, this.opts.onWarn);
       const cap = this.opts.maxResultBytes;
-      if (request.params.task) {
+      const modern = isModernRequest(request.params);
+      if (request.params.task && !modern) {
         // The server answers at once with a task; its result is fetched later with tasks/result.
         return this.tasks.call(name, args, request.params.task, { signal: extra.signal, scopes });
+      }
+      if (modern) {
+        // 2026: serve decides, by the tool's own task support, and only for a request declaring the extension.
+        // A tool of a server still starting is not listed yet: its task support is known once the start settled.
+        const support =
+          this.tasks.modern.support(name) ??
+          (await settled(this.started, this.opts.listWaitMs ?? 10_000).then(() =>
+            this.tasks.modern.support(name),
+          ));
+        const declared = declaresTasks(request.params);
+        if (support === 'required' && !declared) throw tasksRequired(`tool '${name}'`);
+        if (support !== undefined && support !== 'forbidden' && declared)
+          return this.tasks.modern.create(name, args, { signal: extra.signal, scopes });
       }
       const opts = {
         ...frontCallOptions(request.params),
@@ -141,7 +156,7 @@ export class Gateway {
         ...(cap !== undefined ? { maxResultBytes: cap } : {}),
       };
       // A 2025 client cannot retry an input_required result: serve answers the rounds through it instead.
-      const result = isModernRequest(request.params)
+      const result = modern
         ? await modernToolCall(this.sup, name, args, opts)
         : await frontToolCall(this.sup, this.front(extra), name, args, opts);
       return this.resources.rewriteLinks(name, gatewayResult(name, result) as CallToolResult);

@@ -57,14 +57,15 @@ describe('serve answers both eras on one endpoint', () => {
     v2.push(modern);
     await modern.connect(new HttpV2(a.url));
     expect(modern.getServerVersion()?.name).toBe('mcp-supervisor');
-    // server/discover tells a 2026 client what initialize tells a 2025 one, but for the 2025-only tasks.
+    // server/discover tells a 2026 client what initialize tells a 2025 one, its tasks as the 2026 extension.
     expect(modern.getInstructions()).toMatch(/## ev/);
     expect(modern.getInstructions()).toBe(old.getInstructions());
     expect(Object.keys(modern.getServerCapabilities() ?? {}).sort()).toEqual(
       Object.keys(old.getServerCapabilities() ?? {})
-        .filter((k) => k !== 'tasks')
+        .map((k) => (k === 'tasks' ? 'extensions' : k))
         .sort(),
     );
+    expect(modern.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
 
     const [mine, theirs] = await Promise.all([modern.listTools(), old.listTools()]);
     const names = mine.tools.map((t) => t.name);

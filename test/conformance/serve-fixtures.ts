@@ -7,6 +7,8 @@ export const CONFORMANCE_FIXTURES = {
   conformance: join(ROOT, 'test', 'fixtures', 'conformance-server.mjs'),
   /** 2026-only: the input-required scenarios' tools and prompt, their names apart from the first's. */
   modern: join(ROOT, 'test', 'fixtures', 'conformance-modern.mjs'),
+  /** 2026 only: a 2025 server whose tools run as tasks, which serve offers as the tasks extension. */
+  tasks: join(ROOT, 'test', 'fixtures', 'tasks-server.mjs'),
 } as const;
 
 /**

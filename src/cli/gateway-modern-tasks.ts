@@ -1,0 +1,130 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '../framing/is-record.js';
+import type { CallOptions } from '../protocol/call-options.js';
+import type { SurfaceFailure, SurfaceOutcome } from '../protocol/surface-outcome.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+import { CAPABILITIES_KEY } from './gateway-era.js';
+
+/** The 2026 tasks extension (SEP-2663): its name in a client's or server's `capabilities.extensions`. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** The 2026 error for a request that needs a client capability the request did not declare. */
+export const MISSING_CLIENT_CAPABILITY = -32021;
+
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/** Whether a 2026 request declares the tasks extension among its client capabilities. */
+export function declaresTasks(params: Record<string, unknown> | undefined): boolean {
+  const meta = isRecord(params?._meta) ? params._meta : {};
+  const caps = isRecord(meta[CAPABILITIES_KEY]) ? meta[CAPABILITIES_KEY] : {};
+  return isRecord(caps.extensions) && isRecord(caps.extensions[TASKS_EXTENSION]);
+}
+
+/** The −32021 answer to a request that cannot be served without the tasks extension. */
+export function tasksRequired(what: string): McpError {
+  return new McpError(
+    MISSING_CLIENT_CAPABILITY,
+    `Missing required client capability: ${what} needs the extension ${TASKS_EXTENSION}`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
+}
+
+/**
+ * Tasks for 2026 clients, as the tasks extension has them, over the fleet's 2025 tasks: the server still decides
+ * (here: the tool's own `execution.taskSupport`), a task is a flat `resultType: "task"` result, `tasks/get` inlines
+ * the result or the error once the task ended, and `tasks/cancel` and `tasks/update` answer an empty ack. A 2025
+ * server's task that waits for input cannot be answered through `tasks/update` (its questions go out on
+ * `tasks/result`, which 2026 has not): it shows as `working` until it ends.
+ */
+export class ModernTasks {
+  constructor(
+    private readonly sup: Supervisor,
+    /** `serve`'s own cap on every result it sends. */
+    private readonly maxResultBytes?: number,
+  ) {}
+
+  /**
+   * How the exposed tool `name` runs: `required`, `optional` or `forbidden` (MCP 2025-11-25 `taskSupport`);
+   * undefined for a tool not (yet) listed.
+   */
+  support(name: string): string | undefined {
+    const tool = this.sup.listTools().find((t) => t.name === name);
+    if (!tool) return undefined;
+    const support = tool.execution?.taskSupport;
+    return typeof support === 'string' ? support : 'forbidden';
+  }
+
+  /** A `tools/call` made a task at the tool's server: the 2026 CreateTaskResult. */
+  async create(name: string, args: Record<string, unknown> | undefined, opts: CallOptions): Promise<never> {
+    const out = await this.sup.callToolAsTask(name, args, {}, opts);
+    if (!out.ok) throw taskError(out);
+    const task = isRecord(out.result.task) ? out.result.task : {};
+    return { resultType: 'task', ...modernTask(task) } as never;
+  }
+
+  /** `tasks/get`: the task, with its result or error inlined once it ended. */
+  async get(taskId: string): Promise<never> {
+    const got = await this.route('tasks/get', taskId);
+    if (!got.ok) throw taskError(got);
+    const task = modernTask(got.result);
+    if (task.status !== 'completed' && task.status !== 'failed') return task as never;
+    const ended = await this.route('tasks/result', taskId);
+    if (ended.ok) {
+      const { _meta, ...result } = ended.result;
+      const meta = isRecord(_meta) ? withoutKey(_meta, RELATED_TASK) : {};
+      const kept = Object.keys(meta).length > 0 ? { ...result, _meta: meta } : result;
+      return { ...task, status: 'completed', result: kept } as never;
+    }
+    const error = { code: ended.rpcCode ?? ErrorCode.InternalError, message: ended.message };
+    return { ...task, status: 'failed', error } as never;
+  }
+
+  /** `tasks/cancel`: an empty ack for a task this fleet knows, whether or not it still ran. */
+  async cancel(taskId: string): Promise<never> {
+    const out = await this.route('tasks/cancel', taskId);
+    // The server's own refusal (a task already ended) is still an ack: cancelling is idempotent in 2026.
+    if (!out.ok && out.code !== 'REMOTE_ERROR') throw taskError(out);
+    return {} as never;
+  }
+
+  /** `tasks/update`: an empty ack for a known task (no question of a 2025 task is ever outstanding here). */
+  async update(taskId: string): Promise<never> {
+    const out = await this.route('tasks/get', taskId);
+    if (!out.ok) throw taskError(out);
+    return {} as never;
+  }
+
+  private route(method: 'tasks/get' | 'tasks/result' | 'tasks/cancel', taskId: string) {
+    const cap = this.maxResultBytes;
+    return this.sup.taskRequest(method, taskId, cap !== undefined ? { maxResultBytes: cap } : {});
+  }
+}
+
+/** A 2025 task as the 2026 extension names its fields: `ttlMs`, `pollIntervalMs`; no question is surfaced. */
+function modernTask(task: Record<string, unknown>): Record<string, unknown> {
+  const status = task.status === 'input_required' ? 'working' : task.status;
+  const out: Record<string, unknown> = {
+    taskId: task.taskId,
+    status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt ?? task.createdAt,
+    ttlMs: typeof task.ttl === 'number' ? Math.round(task.ttl) : null,
+  };
+  if (typeof task.pollInterval === 'number' && task.pollInterval > 0)
+    out.pollIntervalMs = Math.round(task.pollInterval);
+  if (typeof task.statusMessage === 'string') out.statusMessage = task.statusMessage;
+  return out;
+}
+
+function withoutKey(record: Record<string, unknown>, key: string): Record<string, unknown> {
+  const { [key]: _gone, ...rest } = record;
+  return rest;
+}
+
+/** An unknown or lost task is −32602, as the extension has it; a server's own error keeps its code. */
+function taskError(f: SurfaceFailure | Extract<SurfaceOutcome<unknown>, { ok: false }>): McpError {
+  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message);
+  const invalid = ['UNKNOWN_TASK', 'TASK_LOST', 'UNKNOWN_TOOL', 'INVALID_CALL', 'FORBIDDEN'].includes(f.code);
+  return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message);
+}

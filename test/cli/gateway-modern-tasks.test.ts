@@ -1,0 +1,132 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliProcesses, ensureBuilt, ROOT } from './helpers.js';
+import { type HttpServe, MCP_POST, raw, startHttpServe } from './http-helpers.js';
+
+// serve --http over a 2025 server whose tools run as tasks, spoken to by a 2026 client through the tasks
+// extension (SEP-2663): flat task results, tasks/get with the result or error inlined, gated by the extension.
+const cli = cliProcesses();
+let serve: HttpServe;
+const TASKS = join(ROOT, 'test', 'fixtures', 'tasks-server.mjs');
+const MODERN = '2026-07-28';
+const EXT = 'io.modelcontextprotocol/tasks';
+
+beforeAll(async () => {
+  await ensureBuilt();
+  const config = join(cli.tempDir(), 'fleet.yaml');
+  const args = JSON.stringify([TASKS]);
+  writeFileSync(
+    config,
+    `servers:\n  jobs: { command: ${JSON.stringify(process.execPath)}, args: ${args}, namespace: false }\n`,
+  );
+  serve = await startHttpServe(cli, config);
+}, 60_000);
+
+afterAll(() => cli.reap());
+
+interface Answer {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** One 2026 request, declaring the tasks extension or not; its JSON-RPC answer (from a JSON or event-stream body). */
+async function post(method: string, params: Record<string, unknown>, tasks = true): Promise<Answer> {
+  const caps = tasks ? { extensions: { [EXT]: {} } } : {};
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientCapabilities': caps,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  };
+  const name = params.name ?? params.taskId;
+  const res = await raw(serve.url, {
+    method: 'POST',
+    headers: {
+      ...MCP_POST,
+      'MCP-Protocol-Version': MODERN,
+      'Mcp-Method': method,
+      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+  });
+  const data = res.body.split('\n').filter((l) => l.startsWith('data:'));
+  return JSON.parse(data.length > 0 ? data[data.length - 1]!.slice(5) : res.body) as Answer;
+}
+
+/** Polls tasks/get until the task has ended (each poll a fresh POST, as a stateless client does). */
+async function ended(taskId: string): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const got = await post('tasks/get', { taskId });
+    const status = got.result?.status;
+    if (status === 'completed' || status === 'failed' || status === 'cancelled') return got.result!;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${String(status)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the 2026 tasks extension through serve --http', () => {
+  it('is offered in server/discover under capabilities.extensions, not as the 2025 tasks capability', async () => {
+    const found = await post('server/discover', {});
+    const caps = found.result?.capabilities as Record<string, unknown>;
+    expect(caps.extensions).toEqual({ [EXT]: {} });
+    expect(caps.tasks).toBeUndefined();
+  });
+
+  it('makes a task of a task-supporting tool for a declaring client, and inlines its result once completed', async () => {
+    const created = await post('tools/call', {
+      name: 'slow_compute',
+      arguments: { seconds: 0.3, label: 'x' },
+    });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000 });
+    expect(created.result).not.toHaveProperty('task');
+    expect(created.result).not.toHaveProperty('ttl');
+    const taskId = created.result!.taskId as string;
+    expect(taskId).toMatch(/^jobs/);
+    const done = await ended(taskId);
+    expect(done).toMatchObject({ resultType: 'complete', taskId, status: 'completed' });
+    expect(done.result).toEqual({ content: [{ type: 'text', text: 'computed x' }] });
+    // A tool error is a completed task with isError; a JSON-RPC error is a failed one, with the error inlined.
+    const failing = await post('tools/call', { name: 'failing_job', arguments: {} });
+    expect(await ended(failing.result!.taskId as string)).toMatchObject({
+      status: 'completed',
+      result: { isError: true },
+    });
+    const crashing = await post('tools/call', { name: 'protocol_error_job', arguments: {} });
+    const crashed = await ended(crashing.result!.taskId as string);
+    expect(crashed).toMatchObject({ status: 'failed', error: { code: -32603 } });
+    expect(crashed).not.toHaveProperty('result');
+  });
+
+  it('cancels with an empty ack, again once the task ended; an unknown task is -32602', async () => {
+    const created = await post('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } });
+    const taskId = created.result!.taskId as string;
+    expect((await post('tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
+    expect((await ended(taskId)).status).toBe('cancelled');
+    expect((await post('tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
+    expect((await post('tasks/update', { taskId, inputResponses: {} })).result).toEqual({
+      resultType: 'complete',
+    });
+    expect((await post('tasks/get', { taskId: 'jobs.nope' })).error?.code).toBe(-32602);
+    expect((await post('tasks/result', { taskId })).error?.code).toBe(-32601);
+  });
+
+  it('without the extension: a sync result, -32021 for a tool that only runs as a task and for tasks/*', async () => {
+    const sync = await post(
+      'tools/call',
+      { name: 'slow_compute', arguments: { seconds: 0, label: 'now' } },
+      false,
+    );
+    expect(sync.result).toMatchObject({ resultType: 'complete', content: [{ text: 'computed now' }] });
+    const required = await post('tools/call', { name: 'failing_job', arguments: {} }, false);
+    expect(required.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [EXT]: {} } } },
+    });
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/update'])
+      expect((await post(method, { taskId: 'jobs.any' }, false)).error?.code).toBe(-32021);
+    // A legacy `task` hint never makes a task of a sync tool, nor fails it.
+    const hinted = await post('tools/call', { name: 'greet', arguments: { name: 'a' }, task: { ttl: 1000 } });
+    expect(hinted.result).toMatchObject({ resultType: 'complete', content: [{ text: 'Hello, a!' }] });
+  });
+});
