@@ -49,7 +49,7 @@ export class ModernTasks {
    * undefined for a tool not (yet) listed.
    */
   support(name: string): string | undefined {
-    const tool = this.sup.listTools().find((t) => t.name === name);
+    const tool = this.sup.getTool(name);
     if (!tool) return undefined;
     const support = tool.execution?.taskSupport;
     return typeof support === 'string' ? support : 'forbidden';

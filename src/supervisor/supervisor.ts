@@ -118,6 +118,11 @@ export class Supervisor {
     return [...this.parts.tools.table.tools];
   }
 
+  /** The tool exposed now under `name` (of a ready server), or undefined: one lookup, no list built. */
+  getTool(name: string): ExposedTool | undefined {
+    return this.parts.tools.table.get(name);
+  }
+
   /**
    * Calls a tool by its namespaced name; never rejects: every failure, a malformed call included, resolves to an
    * `ERROR: ` string. {@link callToolOutcome} is the same call with the failure as data.

@@ -33,6 +33,8 @@ describe('tasks across the fleet', () => {
     const { sup } = await fleetWithEverything();
     const tool = sup.listTools().find((t) => t.name === RESEARCH);
     expect(tool?.definition?.execution).toEqual({ taskSupport: 'required' });
+    expect(sup.getTool(RESEARCH)).toEqual(tool);
+    expect(sup.getTool('ev.no-such-tool')).toBeUndefined();
     const out = await sup.callToolOutcome(RESEARCH, { topic: 'owls' });
     expect(out).toMatchObject({ ok: false, code: 'TASK_REQUIRED', server: 'ev', tool: RESEARCH });
     expect(out.ok ? '' : out.message).toContain("execution.taskSupport is 'required'");
