@@ -65,6 +65,7 @@ export type { SurfaceErrorCode, SurfaceFailure, SurfaceOutcome } from './protoco
 export type { CompleteResult, CompletionRef } from './supervisor/fleet-complete.js';
 export type { GetPromptResult } from './supervisor/fleet-surface.js';
 export type { TaskMethod, TaskPage } from './supervisor/fleet-tasks.js';
+export type { TaskQuestion } from './supervisor/task-inputs.js';
 export { isLogLevel, LOG_LEVELS, type LogLevel, type SetLevelOutcome } from './supervisor/log-level.js';
 
 // Config: load and check a YAML/JSON config, or build one in code with the same shapes and defaults.

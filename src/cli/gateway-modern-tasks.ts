@@ -33,9 +33,9 @@ export function tasksRequired(what: string): McpError {
 /**
  * Tasks for 2026 clients, as the tasks extension has them, over the fleet's 2025 tasks: the server still decides
  * (here: the tool's own `execution.taskSupport`), a task is a flat `resultType: "task"` result, `tasks/get` inlines
- * the result or the error once the task ended, and `tasks/cancel` and `tasks/update` answer an empty ack. A 2025
- * server's task that waits for input cannot be answered through `tasks/update` (its questions go out on
- * `tasks/result`, which 2026 has not): it shows as `working` until it ends.
+ * the result or the error once the task ended, and `tasks/cancel` and `tasks/update` answer an empty ack. What a
+ * task's server asks while it waits for input (sent while `tasks/result` is open, in 2025) is held by the fleet
+ * and shown as `inputRequests`; `tasks/update` answers it.
  */
 export class ModernTasks {
   constructor(
@@ -57,7 +57,7 @@ export class ModernTasks {
 
   /** A `tools/call` made a task at the tool's server: the 2026 CreateTaskResult. */
   async create(name: string, args: Record<string, unknown> | undefined, opts: CallOptions): Promise<never> {
-    const out = await this.sup.callToolAsTask(name, args, {}, opts);
+    const out = await this.sup.callToolAsTask(name, args, {}, { ...opts, pollTaskQuestions: true });
     if (!out.ok) throw taskError(out);
     const task = isRecord(out.result.task) ? out.result.task : {};
     return { resultType: 'task', ...modernTask(task) } as never;
@@ -68,6 +68,12 @@ export class ModernTasks {
     const got = await this.route('tasks/get', taskId);
     if (!got.ok) throw taskError(got);
     const task = modernTask(got.result);
+    if (got.result.status === 'input_required') {
+      // Its questions arrive once asked for; until one is here the task reads as working.
+      const questions = this.sup.taskQuestions(taskId);
+      if (Object.keys(questions).length > 0)
+        return { ...task, status: 'input_required', inputRequests: questions } as never;
+    }
     if (task.status !== 'completed' && task.status !== 'failed') return task as never;
     const ended = await this.route('tasks/result', taskId);
     if (ended.ok) {
@@ -76,7 +82,12 @@ export class ModernTasks {
       const kept = Object.keys(meta).length > 0 ? { ...result, _meta: meta } : result;
       return { ...task, status: 'completed', result: kept } as never;
     }
-    const error = { code: ended.rpcCode ?? ErrorCode.InternalError, message: ended.message };
+    // The server's own JSON-RPC error, as it sent it (the task's underlying request failed with it).
+    const error = {
+      code: ended.rpcCode ?? ErrorCode.InternalError,
+      message: ended.rpcMessage ?? ended.message,
+      ...(ended.rpcData !== undefined ? { data: ended.rpcData } : {}),
+    };
     return { ...task, status: 'failed', error } as never;
   }
 
@@ -88,10 +99,11 @@ export class ModernTasks {
     return {} as never;
   }
 
-  /** `tasks/update`: an empty ack for a known task (no question of a 2025 task is ever outstanding here). */
-  async update(taskId: string): Promise<never> {
+  /** `tasks/update`: the answers go to the questions they name (others are ignored); an empty ack. */
+  async update(taskId: string, responses: unknown): Promise<never> {
     const out = await this.route('tasks/get', taskId);
     if (!out.ok) throw taskError(out);
+    if (isRecord(responses)) this.sup.answerTaskQuestions(taskId, responses);
     return {} as never;
   }
 
@@ -101,7 +113,7 @@ export class ModernTasks {
   }
 }
 
-/** A 2025 task as the 2026 extension names its fields: `ttlMs`, `pollIntervalMs`; no question is surfaced. */
+/** A 2025 task as the 2026 extension names its fields: `ttlMs`, `pollIntervalMs` (input_required: see `get`). */
 function modernTask(task: Record<string, unknown>): Record<string, unknown> {
   const status = task.status === 'input_required' ? 'working' : task.status;
   const out: Record<string, unknown> = {

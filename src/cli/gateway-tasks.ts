@@ -71,7 +71,7 @@ export class GatewayTasks {
     });
     server.setRequestHandler(UpdateTaskRequestSchema, async (r) => {
       gated(r.params, 'tasks/update');
-      return this.modern.update(r.params.taskId);
+      return this.modern.update(r.params.taskId, r.params.inputResponses);
     });
     server.setRequestHandler(ListTasksRequestSchema, async (r) => {
       const cursor = r.params?.cursor;

@@ -11,6 +11,8 @@ export interface OpenFleetOptions {
   /** Asks a person about untrusted servers; absent (no terminal, or stdin is the protocol) means refuse. */
   ask?: AskFn | undefined;
   inspect?: SupervisorOptions['inspect'];
+  /** `serve`: its 2026 clients answer a task's questions by polling (the tasks extension). */
+  declareTaskQuestions?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function openFleet(
       stateDir: stateDirPath(flags.stateDir),
       logger: reporter.logger(),
       ...(opts.inspect ? { inspect: opts.inspect } : {}),
+      ...(opts.declareTaskQuestions ? { declareTaskQuestions: true } : {}),
     });
   } catch (err) {
     // A config that forces a containment this machine lacks: one line, as `check` reports it at its key.

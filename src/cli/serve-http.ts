@@ -52,7 +52,9 @@ export async function serveHttpCommand(
   const reporter = lineReporter(flags.logFormat);
   if (tokens && flags.scopes && flags.scopes.length > 0)
     reporter.log('warn', "--scopes is ignored over HTTP with serve.auth: each token's scopes apply");
-  const sup = openFleet(config, flags, reporter);
+  // Many clients share the fleet over HTTP, and a 2026 one answers a task's questions by polling it: the servers
+  // allowed to ask are told they may from the start, as a 2025 session's declaration would tell them.
+  const sup = openFleet(config, flags, reporter, { declareTaskQuestions: true });
   const front = new FrontClients(sup);
   const onWarn = (m: string) => reporter.log('warn', m);
 

@@ -39,6 +39,12 @@ export interface CallOptions {
    * 2026 server in this request's client capabilities: a server must not ask for what is not declared.
    */
   inputCapabilities?: Record<string, unknown> | undefined;
+  /**
+   * A task this call creates holds what its server asks (elicitation, sampling, roots) for the caller to poll
+   * (`taskQuestions`) and answer (`answerTaskQuestions`), instead of handing it to the host's handlers: for a
+   * gateway whose 2026 client answers through the tasks extension's `tasks/get` and `tasks/update`.
+   */
+  pollTaskQuestions?: boolean | undefined;
 }
 
 /** The `_meta` keys MCP reserves for W3C Trace Context and Baggage; each a header value as the W3C formats say. */

@@ -55,6 +55,8 @@ export interface CallFailure {
   tool?: string;
   /** The JSON-RPC error code, for `REMOTE_ERROR`. */
   rpcCode?: number;
+  /** The JSON-RPC error's message as the server sent it, for `REMOTE_ERROR` (`message` says whose it is). */
+  rpcMessage?: string;
   /** The JSON-RPC error's `data` as the server sent it, for `REMOTE_ERROR` (e.g. −32021's `requiredCapabilities`). */
   rpcData?: unknown;
   /** For `INPUT_REQUIRED`: what the server asked (`inputRequests`) and the `requestState` a retry must carry. */
@@ -124,6 +126,7 @@ export function failureFromError(
     const failure = {
       ...callFailure(code, `server error ${err.code}: ${err.message}`, where),
       rpcCode: err.code,
+      rpcMessage: err.message,
     };
     return err.data !== undefined ? { ...failure, rpcData: err.data } : failure;
   }

@@ -6,9 +6,16 @@ import type { CallOptions, InputRetry, TraceContext } from '../protocol/call-opt
 
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 
-/** Copies `trace`, `retry`, `passInputRequired` and `inputCapabilities` into `out`; returns why they are wrong, or undefined. */
+/**
+ * Copies `trace`, `retry`, `passInputRequired`, `inputCapabilities` and `pollTaskQuestions` into `out`; returns
+ * why they are wrong, or undefined.
+ */
 export function checkCallExtras(o: Record<string, unknown>, out: CallOptions): string | undefined {
-  const { trace, retry, passInputRequired, inputCapabilities } = o;
+  const { trace, retry, passInputRequired, inputCapabilities, pollTaskQuestions } = o;
+  if (pollTaskQuestions !== undefined) {
+    if (typeof pollTaskQuestions !== 'boolean') return 'pollTaskQuestions must be a boolean';
+    out.pollTaskQuestions = pollTaskQuestions;
+  }
   if (inputCapabilities !== undefined) {
     if (!isRecord(inputCapabilities)) return 'inputCapabilities must be an object';
     out.inputCapabilities = inputCapabilities;

@@ -43,8 +43,24 @@ const METHODS = {
  */
 export class ClientSide {
   private handlers: ClientHandlers;
+  /**
+   * Set by the fleet: holds a question a server asks for a task whose caller polls for it (the 2026 tasks
+   * extension), or says undefined (not such a task: the handlers answer, as for any request).
+   */
+  taskQuestion:
+    | ((
+        server: string,
+        method: string,
+        params: unknown,
+        signal: AbortSignal,
+      ) => Promise<ForwardAnswer> | undefined)
+    | undefined;
 
-  constructor(handlers: ClientHandlers = {}) {
+  constructor(
+    handlers: ClientHandlers = {},
+    /** Declares what allowed servers may ask though no handler answers: a task's questions are polled for. */
+    private readonly declareTaskQuestions = false,
+  ) {
     this.handlers = { ...handlers };
   }
 
@@ -57,9 +73,10 @@ export class ClientSide {
   capabilities(server: ServerConfig): Record<string, unknown> {
     const caps: Record<string, unknown> = {};
     const allow = server.allow ?? [];
-    if (allow.includes('sampling') && this.handlers.sampling) caps.sampling = {};
-    if (allow.includes('elicitation') && this.handlers.elicitation) caps.elicitation = {};
-    if (server.roots === 'client' && this.handlers.roots) caps.roots = { listChanged: true };
+    const polled = this.declareTaskQuestions;
+    if (allow.includes('sampling') && (this.handlers.sampling || polled)) caps.sampling = {};
+    if (allow.includes('elicitation') && (this.handlers.elicitation || polled)) caps.elicitation = {};
+    if (server.roots === 'client' && (this.handlers.roots || polled)) caps.roots = { listChanged: true };
     return caps;
   }
 
@@ -67,11 +84,16 @@ export class ClientSide {
   forwarder(server: ServerConfig): Forward {
     return (method, params, signal) => {
       if (method === 'roots/list') {
-        const roots = server.roots === 'client' ? this.handlers.roots : undefined;
+        if (server.roots !== 'client') return undefined;
+        const held = this.taskQuestion?.(server.id, method, params, signal);
+        if (held) return held;
+        const roots = this.handlers.roots;
         return roots ? answer(async () => ({ roots: [...(await roots())] })) : undefined;
       }
       const kind = METHODS[method as keyof typeof METHODS];
       if (!kind || !(server.allow ?? []).includes(kind)) return undefined;
+      const held = this.taskQuestion?.(server.id, method, params, signal);
+      if (held) return held;
       const handler = this.handlers[kind];
       return handler ? answer(() => handler({ server: server.id, method, params, signal })) : undefined;
     };

@@ -140,7 +140,8 @@ export class FleetCalls {
       if (!target.ok) return target;
       const params = { ...(target.args ? { arguments: target.args } : {}), name: target.tool.tool, task };
       const server = target.call.server ?? target.tool.server;
-      return await this.deps.tasks.create(target.conn, server, params, target.call.timeoutMs);
+      const polled = target.call.pollTaskQuestions === true;
+      return await this.deps.tasks.create(target.conn, server, params, target.call.timeoutMs, polled);
     } catch (err) {
       return failureFromError(err);
     }
@@ -237,6 +238,7 @@ export class FleetCalls {
     if (opts.trace) call.trace = opts.trace;
     if (opts.retry) call.retry = opts.retry;
     if (opts.passInputRequired) call.passInputRequired = true;
+    if (opts.pollTaskQuestions) call.pollTaskQuestions = true;
     const declared = this.declaredInput(opts);
     if (declared) call.inputCapabilities = declared;
     if (opts.onProgress) Object.assign(call, progressOf(opts, timeoutMs, deadline));

@@ -26,6 +26,7 @@ import { reloadHost } from './reload-host.js';
 import { withProtocolVersion } from './server-identity.js';
 import { ServerWatch } from './server-watch.js';
 import { handlersOf, type SupervisorOptions } from './supervisor-options.js';
+import { holdTaskQuestions, type TaskInputs } from './task-inputs.js';
 import { Tracing } from './tracing.js';
 import type { SupervisorEvent } from './types.js';
 
@@ -68,6 +69,8 @@ export interface FleetParts {
   now: () => number;
   trust: TrustGate;
   clientSide: ClientSide;
+  /** What servers ask for tasks whose callers poll for it (the 2026 tasks extension through a gateway). */
+  taskInputs: TaskInputs;
   reloader: Reloader;
   /** Reloads through `reloader`, each outcome told as an event. */
   reloads: ToldReloads;
@@ -104,7 +107,7 @@ export function buildFleetParts(
     notice: (server, message) => emit({ type: 'notice', server, message, at: now() }),
     held: (server, changed) => emit({ type: 'tools', server, added: [], removed: [], changed, at: now() }),
   });
-  const clientSide = new ClientSide(handlersOf(options));
+  const clientSide = new ClientSide(handlersOf(options), options.declareTaskQuestions === true);
   const onConnection = (id: string, event: ConnectionEvent) => {
     surface.onConnection(id, event);
     resources.onConnectionEvent(id, event);
@@ -190,6 +193,7 @@ export function buildFleetParts(
     now,
     trust,
     clientSide,
+    taskInputs: holdTaskQuestions(clientSide, tasks),
     reloader,
     reloads: new ToldReloads(reloader, emit, now),
   };

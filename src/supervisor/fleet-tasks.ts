@@ -37,6 +37,8 @@ interface TaskEntry {
   conn: McpConnection;
   /** The task as last heard of (created, got, listed, announced), with the fleet's id. */
   last?: Record<string, unknown> | undefined;
+  /** Its caller polls for the server's questions (the 2026 tasks extension) instead of the host answering them. */
+  polled?: boolean;
 }
 
 /**
@@ -49,6 +51,8 @@ interface TaskEntry {
 export class FleetTasks {
   private readonly byId = new Map<string, TaskEntry>();
   private readonly listeners = new Set<(params: Record<string, unknown>) => void>();
+  /** Tasks with a `tasks/result` open for their questions ({@link pull}). */
+  private readonly pulling = new Set<string>();
 
   constructor(
     private order: readonly string[],
@@ -71,6 +75,7 @@ export class FleetTasks {
     server: string,
     params: Record<string, unknown>,
     timeoutMs: number,
+    polled = false,
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     const out = await requestOutcome<Record<string, unknown>>(conn, server, 'tools/call', params, timeoutMs);
     if (!out.ok) return out;
@@ -82,8 +87,27 @@ export class FleetTasks {
         server,
       );
     }
-    const taskId = this.remember(server, task.taskId, conn, task);
+    const taskId = this.remember(server, task.taskId, conn, task, polled);
     return { ok: true, server, result: { ...out.result, task: { ...task, taskId } } };
+  }
+
+  /**
+   * Keeps one `tasks/result` open for task `id` while it waits for input: a 2025-11-25 server sends a task's
+   * questions while its requestor waits on `tasks/result`. Its answer is not kept (the server keeps the result).
+   */
+  pull(id: string): void {
+    if (this.pulling.has(id) || !this.byId.has(id)) return;
+    this.pulling.add(id);
+    void this.request('tasks/result', id).finally(() => this.pulling.delete(id));
+  }
+
+  /** The fleet's id of `server`'s task `taskId` when its caller polls for its questions; else undefined. */
+  polledTask(server: string, taskId: string): string | undefined {
+    const id = `${server}${this.separator}${taskId}`;
+    const entry = this.byId.get(id);
+    return entry?.polled && entry.server === server && entry.conn === this.connection(server)
+      ? id
+      : undefined;
   }
 
   /**
@@ -226,10 +250,19 @@ export class FleetTasks {
     taskId: string,
     conn: McpConnection,
     task: Record<string, unknown>,
+    polled = false,
   ): string {
     const id = `${server}${this.separator}${taskId}`;
+    const prior = this.byId.get(id);
     this.byId.delete(id);
-    this.byId.set(id, { server, taskId, conn, last: { ...task, taskId: id } });
+    const keep = polled || (prior?.polled === true && prior.conn === conn);
+    this.byId.set(id, {
+      server,
+      taskId,
+      conn,
+      last: { ...task, taskId: id },
+      ...(keep ? { polled: true } : {}),
+    });
     if (this.byId.size > MAX_TASKS) {
       const oldest = this.byId.keys().next().value;
       if (oldest !== undefined) this.byId.delete(oldest);

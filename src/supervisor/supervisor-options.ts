@@ -71,6 +71,13 @@ export interface SupervisorOptions {
    * ask only for what is declared); default `{ elicitation: {} }`. Add `sampling: {}` or `roots: {}` to take those.
    */
   inputCapabilities?: Record<string, unknown>;
+  /**
+   * Tells servers allowed to ask (`allow:`, `roots: client`) at their handshake that their questions can be
+   * answered even with no handler here: a gateway whose 2026 clients answer a task's questions by polling it
+   * (`pollTaskQuestions` on the call; `taskQuestions`, `answerTaskQuestions`). A question outside such a task,
+   * with no handler, is still refused.
+   */
+  declareTaskQuestions?: boolean;
 }
 
 /** Who answers servers' sampling, elicitation and roots requests, as the options say. */

@@ -30,6 +30,7 @@ import type {
 import { controlServer } from './server-control.js';
 import { type ServerLoad, serverLoad } from './server-load.js';
 import type { SupervisorOptions } from './supervisor-options.js';
+import type { TaskQuestion } from './task-inputs.js';
 import { tracedOutcome, tracedResult } from './traced-calls.js';
 import type { ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
 
@@ -165,6 +166,22 @@ export class Supervisor {
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     if (this.stopping) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
     return this.parts.tasks.request(method, taskId, opts);
+  }
+
+  /**
+   * What the server of task `taskId` (the fleet's id) asks and waits on, by key, for a task created with
+   * `pollTaskQuestions`: each an MCP request (`elicitation/create`, `sampling/createMessage`, `roots/list`) as the
+   * 2026 tasks extension's `inputRequests` has it. Asking also makes sure a 2025 server has the chance to ask (its
+   * questions come while `tasks/result` is open). Empty when it waits on nothing.
+   */
+  taskQuestions(taskId: string): Record<string, TaskQuestion> {
+    if (!this.stopping) this.parts.tasks.pull(taskId);
+    return this.parts.taskInputs.questions(taskId);
+  }
+
+  /** Answers questions of {@link taskQuestions} by key (keys not waiting are ignored); how many were answered. */
+  answerTaskQuestions(taskId: string, responses: Record<string, unknown>): number {
+    return this.parts.taskInputs.answer(taskId, responses);
   }
 
   /**

@@ -18,7 +18,13 @@ beforeAll(async () => {
   const args = JSON.stringify([TASKS]);
   writeFileSync(
     config,
-    `servers:\n  jobs: { command: ${JSON.stringify(process.execPath)}, args: ${args}, namespace: false }\n`,
+    [
+      'servers:',
+      `  jobs: { command: ${JSON.stringify(process.execPath)}, args: ${args}, namespace: false, allow: [elicitation] }`,
+      // Not allowed to ask: it is never told it may, and its task that would ask fails.
+      `  closed: { command: ${JSON.stringify(process.execPath)}, args: ${args} }`,
+      '',
+    ].join('\n'),
   );
   serve = await startHttpServe(cli, config);
 }, 60_000);
@@ -52,6 +58,25 @@ async function post(method: string, params: Record<string, unknown>, tasks = tru
   const data = res.body.split('\n').filter((l) => l.startsWith('data:'));
   return JSON.parse(data.length > 0 ? data[data.length - 1]!.slice(5) : res.body) as Answer;
 }
+
+/** Polls tasks/get until it shows `status` (or the task ended). */
+async function until(taskId: string, status: string, keys = 1): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const got = (await post('tasks/get', { taskId })).result!;
+    const asked = Object.keys((got.inputRequests as object | undefined) ?? {}).length;
+    if (
+      (got.status === status && (status !== 'input_required' || asked >= keys)) ||
+      ENDED.has(String(got.status))
+    )
+      return got;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${String(got.status)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
+const yes = (name: string) => ({ action: 'accept', content: { confirm: true, name } });
 
 /** Polls tasks/get until the task has ended (each poll a fresh POST, as a stateless client does). */
 async function ended(taskId: string): Promise<Record<string, unknown>> {
@@ -109,6 +134,49 @@ describe('the 2026 tasks extension through serve --http', () => {
     });
     expect((await post('tasks/get', { taskId: 'jobs.nope' })).error?.code).toBe(-32602);
     expect((await post('tasks/result', { taskId })).error?.code).toBe(-32601);
+  });
+
+  it("surfaces a task's questions as inputRequests and answers them with tasks/update, one key at a time", async () => {
+    const one = await post('tools/call', { name: 'confirm_delete', arguments: { filename: 'c.txt' } });
+    const taskId = one.result!.taskId as string;
+    const asking = await until(taskId, 'input_required');
+    expect(asking.status).toBe('input_required');
+    const [key, request] = Object.entries(
+      asking.inputRequests as Record<string, { method: string; params: object }>,
+    )[0]!;
+    expect(request).toMatchObject({ method: 'elicitation/create', params: { message: 'Delete c.txt?' } });
+    expect((await post('tasks/update', { taskId, inputResponses: { [key]: yes('c') } })).result).toEqual({
+      resultType: 'complete',
+    });
+    expect(await ended(taskId)).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'deleted c.txt' }] },
+    });
+
+    const two = await post('tools/call', { name: 'multi_input', arguments: {} });
+    const multi = two.result!.taskId as string;
+    const both = Object.keys((await until(multi, 'input_required', 2)).inputRequests as object);
+    expect(both).toHaveLength(2);
+    await post('tasks/update', { taskId: multi, inputResponses: { [both[0]!]: yes('first') } });
+    const left = await post('tasks/get', { taskId: multi });
+    expect(left.result).toMatchObject({ status: 'input_required' });
+    expect(Object.keys(left.result!.inputRequests as object)).toEqual([both[1]]);
+    await post('tasks/update', { taskId: multi, inputResponses: { [both[1]!]: yes('second') } });
+    expect(await ended(multi)).toMatchObject({
+      result: { content: [{ text: 'answered "first" and "second"' }] },
+    });
+  });
+
+  it('never lets a server not allowed to ask do so: its task that would ask fails', async () => {
+    const created = await post(
+      'tools/call',
+      { name: 'closed.confirm_delete', arguments: { filename: 'd.txt' } },
+      true,
+    );
+    expect(await ended(created.result!.taskId as string)).toMatchObject({
+      status: 'failed',
+      error: { message: 'the client does not support elicitation' },
+    });
   });
 
   it('without the extension: a sync result, -32021 for a tool that only runs as a task and for tasks/*', async () => {

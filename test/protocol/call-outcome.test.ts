@@ -41,12 +41,13 @@ describe('the code of a failure', () => {
     });
   });
 
-  it("keeps a server's JSON-RPC error code as data beside the text callers have always read", () => {
+  it("keeps a server's JSON-RPC error code and message as data beside the text callers have always read", () => {
     expect(failureFromError(new RemoteError(-32602, 'unknown tool: x'))).toEqual({
       ok: false,
       code: 'REMOTE_ERROR',
       message: 'server error -32602: unknown tool: x',
       rpcCode: -32602,
+      rpcMessage: 'unknown tool: x',
     });
   });
 

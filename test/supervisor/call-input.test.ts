@@ -38,6 +38,7 @@ describe('checkCallInput', () => {
         'timeoutMs must be a positive, finite number of ms, got Infinity',
       ],
       ['a.b', {}, { timeoutMs: '5s' }, 'timeoutMs must be a positive, finite number of ms, got a string'],
+      ['a.b', {}, { pollTaskQuestions: 'yes' }, 'pollTaskQuestions must be a boolean'],
     ];
     for (const [name, args, opts, why] of cases) {
       expect(checkCallInput(name, args, opts)).toEqual({

@@ -102,6 +102,7 @@ describe('every call outcome carries its code', () => {
       code: 'REMOTE_ERROR',
       message: 'server error -32001: nope',
       rpcCode: -32001,
+      rpcMessage: 'nope',
       server: 'fx',
       tool: 'fx.error',
     });

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveGroups } from '../../src/process/ledger.js';
+import type { ServerRequest } from '../../src/supervisor/client-side.js';
+import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+
+// A 2025-11-25 server whose task asks a question (elicitation/create, sent while tasks/result is open): held for
+// the caller that polls for it when the call asked for that, else answered by the host's handler as ever.
+const TASKS = join(process.cwd(), 'test', 'fixtures', 'tasks-server.mjs');
+const TIMEOUTS = { startupMs: 10_000, callMs: 10_000, shutdownMs: 1000 };
+
+const f = fleets();
+afterEach(async () => {
+  await f.reap();
+  expect(liveGroups()).toEqual([]);
+});
+
+async function fleet(onElicitation?: (r: ServerRequest) => Promise<unknown>) {
+  const server = fixtureServer('jobs', [], { args: [TASKS], allow: ['elicitation'], timeouts: TIMEOUTS });
+  const made = f.create(
+    fleetConfig([server]),
+    onElicitation ? { onElicitation } : { declareTaskQuestions: true },
+  );
+  await made.sup.start();
+  await eventually(() => made.sup.getTool('jobs.confirm_delete') !== undefined, 10_000, 'the tools');
+  return made.sup;
+}
+
+const resultText = (r: Record<string, unknown>) =>
+  ((r.content as Array<{ text?: string }> | undefined) ?? [])[0]?.text;
+
+describe('the questions of a task', () => {
+  it('are held for a polling caller under the fleet task id, answered by key, and the task ends with the answer', async () => {
+    const sup = await fleet();
+    const created = await sup.callToolAsTask(
+      'jobs.confirm_delete',
+      { filename: 'a.txt' },
+      {},
+      {
+        pollTaskQuestions: true,
+      },
+    );
+    expect(created.ok).toBe(true);
+    const taskId = (created.ok ? (created.result.task as { taskId: string }) : { taskId: '' }).taskId;
+    await eventually(() => Object.keys(sup.taskQuestions(taskId)).length === 1, 10_000, 'one question');
+    const questions = sup.taskQuestions(taskId);
+    const [key, question] = Object.entries(questions)[0]!;
+    expect(question).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Delete a.txt?', _meta: { 'io.modelcontextprotocol/related-task': { taskId } } },
+    });
+    // A key not waiting is ignored; the one waiting is answered once.
+    expect(sup.answerTaskQuestions(taskId, { nope: {} })).toBe(0);
+    expect(sup.answerTaskQuestions(taskId, { [key]: { action: 'accept', content: { confirm: true } } })).toBe(
+      1,
+    );
+    expect(sup.answerTaskQuestions(taskId, { [key]: { action: 'decline' } })).toBe(0);
+    const result = await sup.taskRequest('tasks/result', taskId);
+    expect(result.ok && resultText(result.result)).toBe('deleted a.txt');
+    expect(sup.taskQuestions(taskId)).toEqual({});
+  });
+
+  it("go to the host's handler for a call that did not ask to poll them", async () => {
+    const asked: ServerRequest[] = [];
+    const sup = await fleet(async (r) => {
+      asked.push(r);
+      return { action: 'accept', content: { confirm: false } };
+    });
+    const created = await sup.callToolAsTask('jobs.confirm_delete', { filename: 'b.txt' }, {});
+    const taskId = (created.ok ? (created.result.task as { taskId: string }) : { taskId: '' }).taskId;
+    // A 2025 server asks while tasks/result is open; the handler's answer lets the task end.
+    const result = await sup.taskRequest('tasks/result', taskId);
+    expect(result.ok && resultText(result.result)).toBe('kept b.txt');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ server: 'jobs', method: 'elicitation/create' });
+    expect(sup.taskQuestions(taskId)).toEqual({});
+  });
+});
