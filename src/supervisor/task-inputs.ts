@@ -1,4 +1,5 @@
 import { isRecord } from '../framing/is-record.js';
+import { RATE_LIMITED } from '../framing/json-rpc.js';
 import type { ForwardAnswer } from '../protocol/server-requests.js';
 import type { ClientSide } from './client-side.js';
 import type { FleetTasks } from './fleet-tasks.js';
@@ -13,7 +14,7 @@ interface Parked extends TaskQuestion {
   answer(a: ForwardAnswer): void;
 }
 
-/** Questions held per task at most; more are refused at once (a server looping on questions). */
+/** Questions held per task at most; more are answered with an error at once (a server looping on questions). */
 export const MAX_QUESTIONS_PER_TASK = 16;
 
 /**
@@ -27,14 +28,12 @@ export class TaskInputs {
   private next = 0;
 
   /** Holds one question of task `taskId` (the fleet's id) until it is answered or `signal` aborts. */
-  park(
-    taskId: string,
-    method: string,
-    params: unknown,
-    signal: AbortSignal,
-  ): Promise<ForwardAnswer> | undefined {
+  park(taskId: string, method: string, params: unknown, signal: AbortSignal): Promise<ForwardAnswer> {
     let held = this.byTask.get(taskId);
-    if (held && held.size >= MAX_QUESTIONS_PER_TASK) return undefined;
+    if (held && held.size >= MAX_QUESTIONS_PER_TASK) {
+      const message = `too many questions waiting for task '${taskId}' (${MAX_QUESTIONS_PER_TASK})`;
+      return Promise.resolve({ error: { code: RATE_LIMITED, message } });
+    }
     if (!held) {
       held = new Map();
       this.byTask.set(taskId, held);

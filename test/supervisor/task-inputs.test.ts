@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveGroups } from '../../src/process/ledger.js';
 import type { ServerRequest } from '../../src/supervisor/client-side.js';
+import { MAX_QUESTIONS_PER_TASK, TaskInputs } from '../../src/supervisor/task-inputs.js';
 import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
 
 // A 2025-11-25 server whose task asks a question (elicitation/create, sent while tasks/result is open): held for
@@ -74,5 +75,31 @@ describe('the questions of a task', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ server: 'jobs', method: 'elicitation/create' });
     expect(sup.taskQuestions(taskId)).toEqual({});
+  });
+});
+
+describe('the store of task questions', () => {
+  it('keys each question once, forgets a question whose request ended, and bounds how many wait per task', async () => {
+    const inputs = new TaskInputs();
+    const gone = new AbortController();
+    const first = inputs.park('t1', 'elicitation/create', { message: 'a' }, new AbortController().signal);
+    void inputs.park('t1', 'elicitation/create', { message: 'b' }, gone.signal);
+    void inputs.park('t2', 'roots/list', {}, new AbortController().signal);
+    const keys = Object.keys(inputs.questions('t1'));
+    expect(keys).toHaveLength(2);
+    expect(Object.keys(inputs.questions('t2'))).toHaveLength(1);
+    expect(new Set([...keys, ...Object.keys(inputs.questions('t2'))]).size).toBe(3);
+    gone.abort();
+    expect(Object.values(inputs.questions('t1'))).toEqual([
+      { method: 'elicitation/create', params: { message: 'a' } },
+    ]);
+    expect(inputs.answer('t1', { [keys[0]!]: { action: 'accept' }, [keys[1]!]: {} })).toBe(1);
+    expect(await first).toEqual({ result: { action: 'accept' } });
+    expect(inputs.questions('t1')).toEqual({});
+    for (let i = 0; i < MAX_QUESTIONS_PER_TASK; i++)
+      void inputs.park('t3', 'elicitation/create', {}, new AbortController().signal);
+    const over = await inputs.park('t3', 'elicitation/create', {}, new AbortController().signal);
+    expect(over).toMatchObject({ error: { code: -32000 } });
+    expect(Object.keys(inputs.questions('t3'))).toHaveLength(MAX_QUESTIONS_PER_TASK);
   });
 });
