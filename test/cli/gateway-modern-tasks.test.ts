@@ -96,7 +96,7 @@ describe('the 2026 tasks extension through serve --http', () => {
     const caps = found.result?.capabilities as Record<string, unknown>;
     expect(caps.extensions).toEqual({ [EXT]: {} });
     expect(caps.tasks).toBeUndefined();
-  });
+  }, 60_000);
 
   it('makes a task of a task-supporting tool for a declaring client, and inlines its result once completed', async () => {
     const created = await post('tools/call', {
@@ -121,7 +121,7 @@ describe('the 2026 tasks extension through serve --http', () => {
     const crashed = await ended(crashing.result!.taskId as string);
     expect(crashed).toMatchObject({ status: 'failed', error: { code: -32603 } });
     expect(crashed).not.toHaveProperty('result');
-  });
+  }, 60_000);
 
   it('cancels with an empty ack, again once the task ended; an unknown task is -32602', async () => {
     const created = await post('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } });
@@ -134,7 +134,7 @@ describe('the 2026 tasks extension through serve --http', () => {
     });
     expect((await post('tasks/get', { taskId: 'jobs.nope' })).error?.code).toBe(-32602);
     expect((await post('tasks/result', { taskId })).error?.code).toBe(-32601);
-  });
+  }, 60_000);
 
   it("surfaces a task's questions as inputRequests and answers them with tasks/update, one key at a time", async () => {
     const one = await post('tools/call', { name: 'confirm_delete', arguments: { filename: 'c.txt' } });
@@ -165,7 +165,7 @@ describe('the 2026 tasks extension through serve --http', () => {
     expect(await ended(multi)).toMatchObject({
       result: { content: [{ text: 'answered "first" and "second"' }] },
     });
-  });
+  }, 60_000);
 
   it('never lets a server not allowed to ask do so: its task that would ask fails', async () => {
     const created = await post(
@@ -177,7 +177,7 @@ describe('the 2026 tasks extension through serve --http', () => {
       status: 'failed',
       error: { message: 'the client does not support elicitation' },
     });
-  });
+  }, 60_000);
 
   it('without the extension: a sync result, -32021 for a tool that only runs as a task and for tasks/*', async () => {
     const sync = await post(
