@@ -40,6 +40,8 @@ export interface HttpSessionsOptions {
   idleMs: number;
   /** Sessions open at once (those being initialized count); past it an `initialize` gets 503. */
   maxSessions: number;
+  /** Sessions one credential may hold at once (those being initialized count); past it its `initialize` gets 429. */
+  maxPerCaller?: number | undefined;
   onOpen?: (session: HttpSession) => void;
   /** After a session's Gateway closed. */
   onEnd?: (gateway: Gateway, session: HttpSession | undefined, why: SessionEnd) => void;
@@ -55,6 +57,8 @@ export class HttpSessions {
   private closed = false;
   /** `initialize` requests answered now whose session is not in `live` yet: each holds a place. */
   private opening = 0;
+  /** The same, by credential. */
+  private readonly openingBy = new Map<string | undefined, number>();
   private readonly sweep: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: HttpSessionsOptions) {
@@ -88,10 +92,18 @@ export class HttpSessions {
     // Each session keeps a Gateway (and the fleet subscriptions it holds): without a bound, a client opening
     // sessions without end would grow the process without end. Open sessions are not touched.
     if (this.live.size + this.opening >= this.opts.maxSessions) return this.refuseFull(res, body);
+    // One credential must not take every place: past its share, it waits for its own sessions to end.
+    const callerId = caller?.id;
+    const share = this.opts.maxPerCaller;
+    if (share !== undefined && this.heldBy(callerId) >= share) return this.refuseFull(res, body, share);
     this.opening += 1;
+    this.openingBy.set(callerId, (this.openingBy.get(callerId) ?? 0) + 1);
     let placed = true;
     const unplace = () => {
-      if (placed) this.opening -= 1;
+      if (placed) {
+        this.opening -= 1;
+        this.openingBy.set(callerId, (this.openingBy.get(callerId) ?? 1) - 1);
+      }
       placed = false;
     };
     try {
@@ -146,18 +158,35 @@ export class HttpSessions {
     await Promise.all([...this.live.values()].map((s) => this.end(s.gateway, s, 'stopping')));
   }
 
-  private refuseFull(res: ServerResponse, body: unknown): void {
+  /** Sessions `callerId` holds: open ones and those being initialized. */
+  private heldBy(callerId: string | undefined): number {
+    let held = this.openingBy.get(callerId) ?? 0;
+    for (const s of this.live.values()) if (s.callerId === callerId) held += 1;
+    return held;
+  }
+
+  /** 503 when every place is taken; 429 when `share` says this credential holds all of its own. */
+  private refuseFull(res: ServerResponse, body: unknown, share?: number): void {
     const id = (body as { id?: unknown }).id;
     const max = this.opts.maxSessions;
-    res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': String(FULL_RETRY_S) }).end(
+    const error =
+      share === undefined
+        ? {
+            code: -32000,
+            message: `Too many sessions: ${max} are open; retry later`,
+            data: { code: 'TOO_MANY_SESSIONS', maxSessions: max },
+          }
+        : {
+            code: -32000,
+            message: `Too many sessions for this credential: it holds ${share}; close one or retry later`,
+            data: { code: 'TOO_MANY_SESSIONS_FOR_TOKEN', maxSessionsPerToken: share },
+          };
+    const status = share === undefined ? 503 : 429;
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': String(FULL_RETRY_S) }).end(
       JSON.stringify({
         jsonrpc: '2.0',
         id: typeof id === 'string' || typeof id === 'number' ? id : null,
-        error: {
-          code: -32000,
-          message: `Too many sessions: ${max} are open; retry later`,
-          data: { code: 'TOO_MANY_SESSIONS', maxSessions: max },
-        },
+        error,
       }),
     );
   }

@@ -76,6 +76,7 @@ export async function serveHttpCommand(
     jsonResponse: Boolean(flags.jsonResponse),
     idleMs: flags.sessionIdle ?? DEFAULT_SESSION_IDLE_MS,
     maxSessions: flags.maxSessions ?? config.serve?.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxPerCaller: config.serve?.maxSessionsPerToken,
     gateway: (caller) => gatewayFor(caller, (server) => front.add(server)),
     onOpen: (session) =>
       reporter.log('info', 'session opened', {
@@ -91,7 +92,7 @@ export async function serveHttpCommand(
   // A 2026 request's Gateway lives as long as its response; it takes no part in answering the servers' requests.
   const modern = new ModernRequests({
     jsonResponse: Boolean(flags.jsonResponse),
-    inputSchemaOf: (tool) => sup.listTools().find((t) => t.name === tool)?.inputSchema,
+    inputSchemaOf: (tool) => sup.getTool(tool)?.inputSchema,
     gateway: (caller) => gatewayFor(caller, () => {}),
   });
 

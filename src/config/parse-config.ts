@@ -185,6 +185,7 @@ function serveSection(serve: ParsedServe, baseDir: string): Pick<SupervisorConfi
   const out: NonNullable<SupervisorConfig['serve']> = {};
   if (serve.maxResultBytes !== undefined) out.maxResultBytes = serve.maxResultBytes;
   if (serve.maxSessions !== undefined) out.maxSessions = serve.maxSessions;
+  if (serve.maxSessionsPerToken !== undefined) out.maxSessionsPerToken = serve.maxSessionsPerToken;
   if (serve.auth) {
     out.auth = { tokens: serve.auth.tokens };
     if (serve.auth.tokensFile !== undefined) out.auth.tokensFile = resolve(baseDir, serve.auth.tokensFile);

@@ -262,6 +262,8 @@ export const ServeSectionSchema = z
     maxResultBytes: size(MIN_RESULT_BYTES).optional(),
     /** How many `serve --http` sessions may be open at once; `--max-sessions` wins over it. */
     maxSessions: count(1).optional(),
+    /** How many of those one credential may hold at once (a bearer token; without auth, everyone is one). */
+    maxSessionsPerToken: count(1).optional(),
     /** Who may call `serve --http`: bearer tokens here, or in a file (one `token scope scope…` per line). */
     auth: z
       .strictObject({

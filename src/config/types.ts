@@ -104,6 +104,8 @@ export interface SupervisorConfig {
     maxResultBytes?: number;
     /** How many `serve --http` sessions may be open at once; `--max-sessions` wins over it. */
     maxSessions?: number;
+    /** How many of those one credential may hold at once; absent: no bound below `maxSessions`. */
+    maxSessionsPerToken?: number;
     /** Who may call `serve --http`; absent: no auth, which only a loopback address allows. */
     auth?: { tokens: ServeToken[] /** Absolute path. */; tokensFile?: string };
     /** Hosts and origins `serve --http` accepts besides its own loopback address. */
