@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, writeFixtureConfig } from './helpers.js';
 import { type HttpServe, INITIALIZE, MCP_POST, raw, startHttpServe } from './http-helpers.js';
 
-// One `serve --http` with at most 2 sessions and tokens from the config (A) and from a file (B, then C).
+// One `serve --http` with at most 2 sessions and tokens from the config (A) and from a file (B, then C); a second
+// one shares its sessions out per token.
 const cli = cliProcesses();
 const A = 'token-a-0123456789abcdef';
 const B = 'token-b-0123456789abcdef';
@@ -79,6 +80,59 @@ describe('serve --http: serve.maxSessions', () => {
   }, 30_000);
 });
 
+describe('serve --http: serve.maxSessionsPerToken', () => {
+  // Its own serve: 3 sessions in all, 2 of them at most for one token.
+  let shared: HttpServe;
+  beforeAll(async () => {
+    const head = ['serve:', '  maxSessions: 3', '  maxSessionsPerToken: 2', '  auth:'];
+    const tokens = `    tokens: [ { token: ${A} }, { token: ${B} } ]`;
+    const file = writeFixtureConfig(cli.tempDir(), [{ id: 'fx' }], [...head, tokens, ''].join('\n'));
+    shared = await startHttpServe(cli, file, ['--json-response']);
+  }, 60_000);
+  const openAt = (token: string) =>
+    raw(shared.url, { method: 'POST', headers: { ...MCP_POST, ...bearer(token) }, body: INITIALIZE });
+  const endAt = (token: string, id: string) =>
+    raw(shared.url, {
+      method: 'DELETE',
+      headers: { ...MCP_POST, ...bearer(token), 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-11-25' },
+    });
+
+  it('refuses a token past its share with 429 while another token still gets a place; the cap in all stays 503', async () => {
+    const held: Array<[string, string]> = [];
+    try {
+      for (const _ of [1, 2]) {
+        const r = await openAt(A);
+        expect(r.status).toBe(200);
+        held.push([A, sessionOf(r)]);
+      }
+      const over = await openAt(A);
+      expect([over.status, over.headers['retry-after'], over.headers['mcp-session-id']]).toEqual([
+        429,
+        '5',
+        undefined,
+      ]);
+      expect(JSON.parse(over.body).error).toEqual({
+        code: -32000,
+        message: 'Too many sessions for this credential: it holds 2; close one or retry later',
+        data: { code: 'TOO_MANY_SESSIONS_FOR_TOKEN', maxSessionsPerToken: 2 },
+      });
+      const b = await openAt(B);
+      expect(b.status).toBe(200);
+      held.push([B, sessionOf(b)]);
+      // Every place taken: the cap in all answers, whoever asks.
+      expect((await openAt(B)).status).toBe(503);
+      // A session of A's ended: A has room again.
+      const [token, id] = held.shift()!;
+      expect((await endAt(token, id)).status).toBe(200);
+      const again = await openAt(A);
+      expect(again.status).toBe(200);
+      held.push([A, sessionOf(again)]);
+    } finally {
+      for (const [token, id] of held) await endAt(token, id);
+    }
+  }, 30_000);
+});
+
 describe('serve --http: serve.auth.tokensFile is read again when it changes', () => {
   it('accepts a token added, ends the sessions of a token taken out, keeps the last good tokens', async () => {
     writeFileSync(tokensFile, `${B}\n${C}\n`);
@@ -138,5 +192,11 @@ describe('serve --http: bad limits', () => {
     const flag = await cli.runCli(['serve', config, '--http', '127.0.0.1:0', '--max-sessions', 'x']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('expected a whole number, at least 1');
+    const share = writeFixtureConfig(cli.tempDir(), [{ id: 'fx' }], 'serve:\n  maxSessionsPerToken: 0\n');
+    const bad = await cli.runCli(['serve', share, '--http', '127.0.0.1:0', '--trust-all']);
+    expect([bad.code, bad.stderr]).toEqual([
+      1,
+      `${share}:2:3 serve.maxSessionsPerToken: must be at least 1\n`,
+    ]);
   }, 30_000);
 });
