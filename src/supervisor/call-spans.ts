@@ -42,7 +42,7 @@ export function callTarget(
 }
 
 /** What a finished call says of itself, for its span. */
-interface Ending {
+export interface Ending {
   code: string;
   message?: string | undefined;
   rpcCode?: number | undefined;
@@ -120,7 +120,8 @@ function wellFormed(opts: unknown): boolean {
   return opts === undefined || (isRecord(opts) && (opts['trace'] === undefined || isRecord(opts['trace'])));
 }
 
-function end(span: Span, ending: Ending): void {
+/** Ends a call's span with its outcome: the supervisor's code, and for a failure the conventions' error type. */
+export function end(span: Span, ending: Ending): void {
   span.setAttribute('mcp_supervisor.outcome', ending.code);
   if (ending.code !== 'OK') {
     // The conventions: `tool_error` for a result marked isError, the JSON-RPC code for an error answer.

@@ -30,6 +30,7 @@ import type {
 import { controlServer } from './server-control.js';
 import { type ServerLoad, serverLoad } from './server-load.js';
 import type { SupervisorOptions } from './supervisor-options.js';
+import { spanned } from './surface-spans.js';
 import type { TaskQuestion } from './task-inputs.js';
 import { tracedOutcome, tracedResult } from './traced-calls.js';
 import type { ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
@@ -213,7 +214,17 @@ export class Supervisor {
     opts?: PromptInputOptions,
   ): Promise<SurfaceOutcome<GetPromptResult>> {
     if (this.stopping) return surfaceFailure('STOPPED', 'supervisor is stopped');
-    return this.parts.surface.getPrompt(name, args, opts);
+    const tracer = this.parts.tracing.tracer();
+    if (!tracer) return this.parts.surface.getPrompt(name, args, opts);
+    const prompt = this.parts.surface.listPrompts().find((p) => p.name === name)?.prompt ?? name;
+    const attributes = {
+      'mcp.method.name': 'prompts/get',
+      'gen_ai.prompt.name': prompt,
+      'mcp_supervisor.prompt': name,
+    };
+    return spanned(tracer, `prompts/get ${prompt}`, attributes, () =>
+      this.parts.surface.getPrompt(name, args, opts),
+    );
   }
 
   /** `completion/complete`, routed by the prompt's namespaced name or the resource template's URI; never rejects. */
@@ -254,7 +265,10 @@ export class Supervisor {
    * A read that answers `input_required` runs `onInputRequired` rounds as a tool call does; `opts` as `getPrompt`'s.
    */
   readResource(uri: string, opts?: InputOptions): Promise<ResourceReadOutcome> {
-    return this.parts.resources.read(uri, opts);
+    const tracer = this.parts.tracing.tracer();
+    if (!tracer) return this.parts.resources.read(uri, opts);
+    const attributes = { 'mcp.method.name': 'resources/read', 'mcp.resource.uri': uri };
+    return spanned(tracer, 'resources/read', attributes, () => this.parts.resources.read(uri, opts));
   }
 
   /**

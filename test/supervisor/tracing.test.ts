@@ -208,4 +208,34 @@ describe('OpenTelemetry spans', () => {
     ]);
     expect(run!.parentSpanContext).toBeUndefined();
   });
+
+  it('makes a CLIENT span per prompts/get (named by the prompt) and per resources/read (the URI an attribute)', async () => {
+    register();
+    const { sup } = fleet.create(fleetConfig([fixtureServer('fx', ['--prompts', '1', '--resources', '1'])]));
+    await sup.start();
+    await eventually(() => sup.listPrompts().length > 0, 5000, 'the prompts');
+    expect((await sup.getPrompt('fx.prompt_1', { topic: 'owls' })).ok).toBe(true);
+    expect((await sup.getPrompt('fx.no-such-prompt')).ok).toBe(false);
+    expect((await sup.readResource('fixture://resource/1')).ok).toBe(true);
+
+    const [got] = named('prompts/get prompt_1');
+    expect(got!.kind).toBe(SpanKind.CLIENT);
+    expect(got!.attributes).toMatchObject({
+      'mcp.method.name': 'prompts/get',
+      'gen_ai.prompt.name': 'prompt_1',
+      'mcp_supervisor.prompt': 'fx.prompt_1',
+      'mcp_supervisor.server': 'fx',
+      'mcp_supervisor.outcome': 'OK',
+    });
+    const [unknown] = named('prompts/get fx.no-such-prompt');
+    expect(unknown!.attributes['mcp_supervisor.outcome']).toBe('UNKNOWN_PROMPT');
+    expect(unknown!.status.code).toBe(SpanStatusCode.ERROR);
+    const [read] = named('resources/read');
+    expect(read!.attributes).toMatchObject({
+      'mcp.method.name': 'resources/read',
+      'mcp.resource.uri': 'fixture://resource/1',
+      'mcp_supervisor.server': 'fx',
+      'mcp_supervisor.outcome': 'OK',
+    });
+  });
 });
