@@ -3,7 +3,9 @@ import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { SurfaceFailure, SurfaceOutcome } from '../protocol/surface-outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
-import { CAPABILITIES_KEY } from './gateway-era.js';
+import { CAPABILITIES_KEY, MODERN_VERSIONS } from './gateway-era.js';
+
+const MODERN_VERSION = MODERN_VERSIONS[0];
 
 /** The 2026 tasks extension (SEP-2663): its name in a client's or server's `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -45,20 +47,27 @@ export class ModernTasks {
   ) {}
 
   /**
-   * How the exposed tool `name` runs: `required`, `optional` or `forbidden` (MCP 2025-11-25 `taskSupport`);
+   * Who decides whether a call of the exposed tool `name` becomes a task: `server` for a 2026 server (the
+   * extension is passed on to it), else the tool's 2025 `taskSupport` (`required`, `optional`, `forbidden`);
    * undefined for a tool not (yet) listed.
    */
   support(name: string): string | undefined {
     const tool = this.sup.getTool(name);
     if (!tool) return undefined;
+    const row = this.sup.status().find((s) => s.id === tool.server);
+    if (row?.server?.protocolVersion === MODERN_VERSION) return 'server';
     const support = tool.execution?.taskSupport;
     return typeof support === 'string' ? support : 'forbidden';
   }
 
-  /** A `tools/call` made a task at the tool's server: the 2026 CreateTaskResult. */
+  /**
+   * A `tools/call` that may become a task at the tool's server: the 2026 CreateTaskResult, or a 2026 server's own
+   * answer as it gave it (a result, an `input_required` round).
+   */
   async create(name: string, args: Record<string, unknown> | undefined, opts: CallOptions): Promise<never> {
     const out = await this.sup.callToolAsTask(name, args, {}, { ...opts, pollTaskQuestions: true });
     if (!out.ok) throw taskError(out);
+    if (typeof out.result.resultType === 'string') return out.result as never;
     const task = isRecord(out.result.task) ? out.result.task : {};
     return { resultType: 'task', ...modernTask(task) } as never;
   }
@@ -67,6 +76,8 @@ export class ModernTasks {
   async get(taskId: string): Promise<never> {
     const got = await this.route('tasks/get', taskId);
     if (!got.ok) throw taskError(got);
+    // A 2026 server's task is already in the extension's shape (its id made the fleet's).
+    if (this.sup.taskEra(taskId) === 'modern') return got.result as never;
     const task = modernTask(got.result);
     if (got.result.status === 'input_required') {
       // Its questions arrive once asked for; until one is here the task reads as working.
@@ -101,9 +112,16 @@ export class ModernTasks {
 
   /** `tasks/update`: the answers go to the questions they name (others are ignored); an empty ack. */
   async update(taskId: string, responses: unknown): Promise<never> {
+    const answers = isRecord(responses) ? responses : {};
+    if (this.sup.taskEra(taskId) === 'modern') {
+      // A 2026 server's own questions: its answers go to it.
+      const out = await this.sup.taskRequest('tasks/update', taskId, { inputResponses: answers });
+      if (!out.ok) throw taskError(out);
+      return {} as never;
+    }
     const out = await this.route('tasks/get', taskId);
     if (!out.ok) throw taskError(out);
-    if (isRecord(responses)) this.sup.answerTaskQuestions(taskId, responses);
+    this.sup.answerTaskQuestions(taskId, answers);
     return {} as never;
   }
 

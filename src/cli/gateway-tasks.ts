@@ -80,7 +80,8 @@ export class GatewayTasks {
       return out.result as never;
     });
     this.unsubscribe = sup.onTaskStatus((params) => {
-      if (this.closed) return;
+      // A Gateway kept idle between 2026 requests has no transport: there is no one to tell.
+      if (this.closed || !server.transport) return;
       server.notification({ method: 'notifications/tasks/status', params }).catch((err: unknown) => {
         onWarn?.(`could not relay a task status: ${err instanceof Error ? err.message : String(err)}`);
       });

@@ -145,8 +145,10 @@ export class Gateway {
           ));
         const declared = declaresTasks(request.params);
         if (support === 'required' && !declared) throw tasksRequired(`tool '${name}'`);
-        if (support !== undefined && support !== 'forbidden' && declared)
-          return this.tasks.modern.create(name, args, { signal: extra.signal, scopes });
+        if (support !== undefined && support !== 'forbidden' && declared) {
+          const call = { ...frontCallOptions(request.params), signal: extra.signal, scopes };
+          return this.tasks.modern.create(name, args, call);
+        }
       }
       const opts = {
         ...frontCallOptions(request.params),

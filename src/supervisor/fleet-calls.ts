@@ -15,13 +15,14 @@ import type { SurfaceOutcome } from '../protocol/surface-outcome.js';
 import {
   type CallToolResult,
   callToolOutcome as callOnConnection,
+  callParams,
   callToolResultOutcome as callResultOnConnection,
 } from '../protocol/tool-calls.js';
 import { checkScopes } from '../registry/scopes.js';
 import { type CallInput, checkCallInput, clampTimeout } from './call-input.js';
 import { progressOf } from './call-progress.js';
 import type { Connections } from './connections.js';
-import type { FleetTasks } from './fleet-tasks.js';
+import { type FleetTasks, TASKS_EXTENSION } from './fleet-tasks.js';
 import type { FleetTools } from './fleet-tools.js';
 import { type InputHandler, withInputRounds } from './input-rounds.js';
 import { InputRoutes } from './input-routes.js';
@@ -138,10 +139,22 @@ export class FleetCalls {
       const prepared = this.prepare(name, args, opts, true);
       const target = prepared instanceof Promise ? await prepared : prepared;
       if (!target.ok) return target;
-      const params = { ...(target.args ? { arguments: target.args } : {}), name: target.tool.tool, task };
-      const server = target.call.server ?? target.tool.server;
-      const polled = target.call.pollTaskQuestions === true;
-      return await this.deps.tasks.create(target.conn, server, params, target.call.timeoutMs, polled);
+      const { conn, tool, call } = target;
+      const server = call.server ?? tool.server;
+      const polled = call.pollTaskQuestions === true;
+      if (conn.era === 'modern') {
+        // 2026: no `task` param; the call declares the tasks extension, and the server decides.
+        const caps = { ...(call.inputCapabilities ?? {}), extensions: { [TASKS_EXTENSION]: {} } };
+        const params = callParams(tool.tool, target.args, call);
+        const out = await this.deps.tasks.create(conn, server, params, call.timeoutMs, polled, caps);
+        // An input round first: its retry must come back to this server.
+        const state =
+          out.ok && out.result.resultType === 'input_required' ? out.result.requestState : undefined;
+        if (typeof state === 'string') this.inputRoutes.remember(state, tool.server);
+        return out;
+      }
+      const params = { ...(target.args ? { arguments: target.args } : {}), name: tool.tool, task };
+      return await this.deps.tasks.create(conn, server, params, call.timeoutMs, polled);
     } catch (err) {
       return failureFromError(err);
     }

@@ -4,8 +4,12 @@ import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import { decodeCursor, encodeCursor, type ResourceCursor } from './resource-cursor.js';
 
-/** The `tasks/*` requests routed by task id to the server that created the task. */
-export type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/cancel';
+/** The `tasks/*` requests routed by task id to the server that created the task (`tasks/update`: 2026 only). */
+export type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/cancel' | 'tasks/update';
+
+/** The 2026 tasks extension: declared on each request about a 2026 server's task, and on the call that makes one. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const WITH_TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
 
 /** The `_meta` key MCP ties a task's messages and result to it by. */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -39,6 +43,8 @@ interface TaskEntry {
   last?: Record<string, unknown> | undefined;
   /** Its caller polls for the server's questions (the 2026 tasks extension) instead of the host answering them. */
   polled?: boolean;
+  /** A 2026 server's task (the tasks extension): its requests declare the extension; it has no `tasks/result`. */
+  modern?: boolean;
 }
 
 /**
@@ -76,9 +82,19 @@ export class FleetTasks {
     params: Record<string, unknown>,
     timeoutMs: number,
     polled = false,
+    /** For a 2026 server: the call's client capabilities, the tasks extension among them. */
+    capabilities?: Record<string, unknown>,
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
-    const out = await requestOutcome<Record<string, unknown>>(conn, server, 'tools/call', params, timeoutMs);
+    const out = await requestOutcome<Record<string, unknown>>(
+      conn,
+      server,
+      'tools/call',
+      params,
+      timeoutMs,
+      capabilities,
+    );
     if (!out.ok) return out;
+    if (conn.era === 'modern') return this.createdModern(conn, server, out.result, polled);
     const task = out.result.task;
     if (!isRecord(task) || typeof task.taskId !== 'string') {
       return surfaceFailure(
@@ -89,6 +105,32 @@ export class FleetTasks {
     }
     const taskId = this.remember(server, task.taskId, conn, task, polled);
     return { ok: true, server, result: { ...out.result, task: { ...task, taskId } } };
+  }
+
+  /**
+   * A 2026 server's answer to a call that may make a task: a flat `resultType: "task"` one is remembered under the
+   * fleet's id; any other (a result, an `input_required` round) is the server's to give as it is, capped.
+   */
+  private createdModern(
+    conn: McpConnection,
+    server: string,
+    result: Record<string, unknown>,
+    polled: boolean,
+  ): SurfaceOutcome<Record<string, unknown>> {
+    if (result.resultType !== 'task') {
+      if (result.resultType === 'input_required') return { ok: true, server, result };
+      return { ok: true, server, result: { ...capToolResult(result, { maxBytes: this.resultCap(server) }) } };
+    }
+    if (typeof result.taskId !== 'string')
+      return surfaceFailure('INVALID_RESULT', `server '${server}' answered a task without a taskId`, server);
+    const taskId = this.remember(server, result.taskId, conn, result, polled, true);
+    return { ok: true, server, result: { ...result, taskId } };
+  }
+
+  /** Whether task `id` is a 2026 server's (the tasks extension), a 2025 one's, or unknown. */
+  eraOf(id: string): 'modern' | 'legacy' | undefined {
+    const entry = this.byId.get(id);
+    return entry === undefined ? undefined : entry.modern ? 'modern' : 'legacy';
   }
 
   /**
@@ -117,7 +159,7 @@ export class FleetTasks {
   async request(
     method: TaskMethod,
     id: string,
-    opts: { maxResultBytes?: number | undefined } = {},
+    opts: { maxResultBytes?: number | undefined; inputResponses?: Record<string, unknown> | undefined } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     const entry = this.byId.get(id);
     if (!entry) return surfaceFailure('UNKNOWN_TASK', `unknown task '${id}'`);
@@ -130,12 +172,15 @@ export class FleetTasks {
         server,
       );
     }
+    const params: Record<string, unknown> = { taskId: entry.taskId };
+    if (method === 'tasks/update') params.inputResponses = opts.inputResponses ?? {};
     const out = await requestOutcome<Record<string, unknown>>(
       conn,
       server,
       method,
-      { taskId: entry.taskId },
+      params,
       this.timeout(server),
+      entry.modern ? WITH_TASKS : undefined,
     );
     if (!out.ok) return out;
     const result = this.rename(out.result, id);
@@ -251,17 +296,21 @@ export class FleetTasks {
     conn: McpConnection,
     task: Record<string, unknown>,
     polled = false,
+    modern = false,
   ): string {
     const id = `${server}${this.separator}${taskId}`;
     const prior = this.byId.get(id);
     this.byId.delete(id);
-    const keep = polled || (prior?.polled === true && prior.conn === conn);
+    const same = prior?.conn === conn;
+    const keep = polled || (prior?.polled === true && same);
+    const era = modern || (prior?.modern === true && same);
     this.byId.set(id, {
       server,
       taskId,
       conn,
       last: { ...task, taskId: id },
       ...(keep ? { polled: true } : {}),
+      ...(era ? { modern: true } : {}),
     });
     if (this.byId.size > MAX_TASKS) {
       const oldest = this.byId.keys().next().value;

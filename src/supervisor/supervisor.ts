@@ -163,7 +163,7 @@ export class Supervisor {
   taskRequest(
     method: TaskMethod,
     taskId: string,
-    opts: { maxResultBytes?: number } = {},
+    opts: { maxResultBytes?: number; inputResponses?: Record<string, unknown> } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     if (this.stopping) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
     return this.parts.tasks.request(method, taskId, opts);
@@ -178,6 +178,11 @@ export class Supervisor {
   taskQuestions(taskId: string): Record<string, TaskQuestion> {
     if (!this.stopping) this.parts.tasks.pull(taskId);
     return this.parts.taskInputs.questions(taskId);
+  }
+
+  /** Whose task `taskId` is: a 2026 server's (the tasks extension), a 2025 one's, or none this fleet knows. */
+  taskEra(taskId: string): 'modern' | 'legacy' | undefined {
+    return this.parts.tasks.eraOf(taskId);
   }
 
   /** Answers questions of {@link taskQuestions} by key (keys not waiting are ignored); how many were answered. */

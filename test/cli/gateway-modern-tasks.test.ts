@@ -9,6 +9,7 @@ import { type HttpServe, MCP_POST, raw, startHttpServe } from './http-helpers.js
 const cli = cliProcesses();
 let serve: HttpServe;
 const TASKS = join(ROOT, 'test', 'fixtures', 'tasks-server.mjs');
+const MODERN_TASKS = join(ROOT, 'test', 'fixtures', 'tasks-modern-server.mjs');
 const MODERN = '2026-07-28';
 const EXT = 'io.modelcontextprotocol/tasks';
 
@@ -23,6 +24,8 @@ beforeAll(async () => {
       `  jobs: { command: ${JSON.stringify(process.execPath)}, args: ${args}, namespace: false, allow: [elicitation] }`,
       // Not allowed to ask: it is never told it may, and its task that would ask fails.
       `  closed: { command: ${JSON.stringify(process.execPath)}, args: ${args} }`,
+      // A 2026 server with the tasks extension of its own.
+      `  own: { command: ${JSON.stringify(process.execPath)}, args: ${JSON.stringify([MODERN_TASKS])} }`,
       '',
     ].join('\n'),
   );
@@ -165,6 +168,34 @@ describe('the 2026 tasks extension through serve --http', () => {
     expect(await ended(multi)).toMatchObject({
       result: { content: [{ text: 'answered "first" and "second"' }] },
     });
+  }, 60_000);
+
+  it("passes a 2026 server's own tasks through: its input round, then its task under the fleet's id", async () => {
+    const tool = 'own.test_tool_with_task';
+    const round = await post('tools/call', { name: tool, arguments: {} });
+    expect(round.result).toMatchObject({ resultType: 'input_required', requestState: 'asked-for-name' });
+    expect(round.result).not.toHaveProperty('taskId');
+    const retry = {
+      name: tool,
+      arguments: {},
+      inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+      requestState: 'asked-for-name',
+    };
+    // Without the extension the server cannot answer as a task: its −32021 is the client's.
+    expect((await post('tools/call', retry, false)).error?.code).toBe(-32021);
+    const created = await post('tools/call', retry);
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000 });
+    const taskId = created.result!.taskId as string;
+    expect(taskId).toMatch(/^own\./);
+    expect(await ended(taskId)).toMatchObject({
+      taskId,
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Hello, Ada!' }] },
+    });
+    expect((await post('tasks/update', { taskId, inputResponses: {} })).result).toEqual({
+      resultType: 'complete',
+    });
+    expect((await post('tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
   }, 60_000);
 
   it('never lets a server not allowed to ask do so: its task that would ask fails', async () => {

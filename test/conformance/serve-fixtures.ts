@@ -9,6 +9,8 @@ export const CONFORMANCE_FIXTURES = {
   modern: join(ROOT, 'test', 'fixtures', 'conformance-modern.mjs'),
   /** 2026 only: a 2025 server whose tools run as tasks, which serve offers as the tasks extension. */
   tasks: join(ROOT, 'test', 'fixtures', 'tasks-server.mjs'),
+  /** 2026 only: a 2026 server with the tasks extension of its own (an input round, then a task). */
+  tasks26: join(ROOT, 'test', 'fixtures', 'tasks-modern-server.mjs'),
 } as const;
 
 /**

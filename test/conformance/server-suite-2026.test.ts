@@ -32,9 +32,9 @@ afterEach(async () => {
   for (const d of outDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** `serve --http` over the three stdio conformance fixtures, their names unchanged; the URL it printed. */
+/** `serve --http` over the four stdio conformance fixtures, their names unchanged; the URL it printed. */
 async function serveFixture(dir: string): Promise<string> {
-  const { url, serve } = await serveConformance(cli, dir, ['conformance', 'modern', 'tasks']);
+  const { url, serve } = await serveConformance(cli, dir, ['conformance', 'modern', 'tasks', 'tasks26']);
   // The fleet starts on the first request; both servers are up before the suite's first call, since a tool of
   // one still starting would read as unknown.
   const listed = await fetch(url, {
