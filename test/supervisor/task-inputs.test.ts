@@ -58,6 +58,9 @@ describe('the questions of a task', () => {
     expect(sup.answerTaskQuestions(taskId, { [key]: { action: 'decline' } })).toBe(0);
     const result = await sup.taskRequest('tasks/result', taskId);
     expect(result.ok && resultText(result.result)).toBe('deleted a.txt');
+    // A 2025 server's task; an id this fleet never handed out is no one's.
+    expect(sup.taskEra(taskId)).toBe('legacy');
+    expect(sup.taskEra('jobs.never-made')).toBeUndefined();
     expect(sup.taskQuestions(taskId)).toEqual({});
   });
 
