@@ -2,13 +2,12 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { SurfaceFailure, SurfaceOutcome } from '../protocol/surface-outcome.js';
+import { TASKS_EXTENSION } from '../supervisor/fleet-tasks.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { CAPABILITIES_KEY, MODERN_VERSIONS } from './gateway-era.js';
 
 const MODERN_VERSION = MODERN_VERSIONS[0];
 
-/** The 2026 tasks extension (SEP-2663): its name in a client's or server's `capabilities.extensions`. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** The 2026 error for a request that needs a client capability the request did not declare. */
 export const MISSING_CLIENT_CAPABILITY = -32021;
 
@@ -33,11 +32,12 @@ export function tasksRequired(what: string): McpError {
 }
 
 /**
- * Tasks for 2026 clients, as the tasks extension has them, over the fleet's 2025 tasks: the server still decides
+ * Tasks for 2026 clients, as the tasks extension has them. Over a 2025 server's tasks: the server still decides
  * (here: the tool's own `execution.taskSupport`), a task is a flat `resultType: "task"` result, `tasks/get` inlines
- * the result or the error once the task ended, and `tasks/cancel` and `tasks/update` answer an empty ack. What a
+ * the result or the error once the task ended, and `tasks/cancel` and `tasks/update` answer an empty ack; what a
  * task's server asks while it waits for input (sent while `tasks/result` is open, in 2025) is held by the fleet
- * and shown as `inputRequests`; `tasks/update` answers it.
+ * and shown as `inputRequests`, and `tasks/update` answers it. A 2026 server's own tasks pass through, their ids
+ * made the fleet's.
  */
 export class ModernTasks {
   constructor(
@@ -154,7 +154,8 @@ function withoutKey(record: Record<string, unknown>, key: string): Record<string
 
 /** An unknown or lost task is −32602, as the extension has it; a server's own error keeps its code. */
 function taskError(f: SurfaceFailure | Extract<SurfaceOutcome<unknown>, { ok: false }>): McpError {
-  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message);
+  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined)
+    return new McpError(f.rpcCode, f.rpcMessage ?? f.message, f.rpcData);
   const invalid = ['UNKNOWN_TASK', 'TASK_LOST', 'UNKNOWN_TOOL', 'INVALID_CALL', 'FORBIDDEN'].includes(f.code);
   return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message);
 }

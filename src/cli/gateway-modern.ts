@@ -8,6 +8,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isRecord } from '../framing/is-record.js';
+import { TASKS_EXTENSION } from '../supervisor/fleet-tasks.js';
 import {
   type Envelope,
   envelopeOf,
@@ -19,7 +20,6 @@ import {
   SUPPORTED_VERSIONS,
   unsupportedVersion,
 } from './gateway-era.js';
-import { TASKS_EXTENSION } from './gateway-modern-tasks.js';
 
 const DiscoverRequestSchema = z.object({
   method: z.literal('server/discover'),
