@@ -5,6 +5,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, FIXTURE, ROOT } from './helpers.js';
 import { httpClient, startHttpServe } from './http-helpers.js';
+import { expectRoundsAnswered, firstText } from './modern-serve-helpers.js';
 import { connect } from './serve-helpers.js';
 
 // A 2025 client cannot take an input_required result: serve runs the rounds itself, asking that client with the
@@ -26,8 +27,7 @@ function answering(client: Client): void {
 }
 const ELICITATION = { capabilities: { elicitation: {} } };
 /** The vault's requestState as JSON, as the fixture tells it came back. */
-const STATE = JSON.stringify('vault:\u00e9\u0065\u0301\u2028"\\ \u{1f642}');
-const text = (r: object) => ((r as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text ?? '';
+const text = firstText;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -65,16 +65,7 @@ afterAll(async () => {
 describe("serve answers a child's input requests through a 2025 front client", () => {
   it('over stdio: a call, a read and a prompt of a 2026 server each ask the client, and complete', async () => {
     const client = await connect(cli, clients, config, ELICITATION, answering);
-    asked.length = 0;
-    const call = await client.callTool({ name: 'm.confirm', arguments: {} });
-    expect(text(call)).toBe('confirmed: {"action":"accept","content":{"ok":true}}');
-    const read = await client.readResource({ uri: 'fixture://vault' });
-    expect(read.contents[0]).toMatchObject({
-      text: `vault opened: {"action":"accept","content":{"ok":true}} with ${STATE}`,
-    });
-    const prompt = await client.getPrompt({ name: 'm.unlock' });
-    expect(prompt.messages[0]?.content).toMatchObject({ text: expect.stringMatching(/^unlocked: /) });
-    expect(asked).toEqual(['Go ahead?', 'Open the vault?', 'Unlock?']);
+    await expectRoundsAnswered(client, asked);
     // Two rounds at a server that refuses any requestState not byte for byte its own: the state went back as given.
     asked.length = 0;
     const twice = await client.callTool({ name: 'a.ask_first', arguments: { text: 'ship' } });

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
-import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliProcesses, ensureBuilt, FIXTURE, ROOT } from './helpers.js';
+import { cliProcesses, ensureBuilt, FIXTURE, ROOT } from './helpers.js';
+import { connectV2, expectRoundsAnswered, firstText } from './modern-serve-helpers.js';
 
 // A 2026 client answers a server's input rounds itself, through serve: only as the server's allow: permits
 // (docs/security.md), as a 2025 client's rounds. The SDK v2 client pinned to 2026-07-28, fulfilling rounds itself.
@@ -13,8 +13,7 @@ let client: ClientV2;
 /** What the client was asked, in order: each elicitation's message. */
 const asked: string[] = [];
 /** The vault's requestState as JSON, as the fixture tells it came back. */
-const STATE = JSON.stringify('vault:\u00e9\u0065\u0301\u2028"\\ \u{1f642}');
-const text = (r: object) => ((r as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text ?? '';
+const text = firstText;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -47,15 +46,7 @@ beforeAll(async () => {
     asked.push(message);
     return { action: 'accept', content: message.startsWith('Confirm') ? { name: 'ada' } : { ok: true } };
   });
-  const transport = new StdioV2({
-    command: process.execPath,
-    args: [BIN, 'serve', config, '--trust-all'],
-    cwd: ROOT,
-    env: { ...(process.env as Record<string, string>), MCP_SUPERVISOR_TRUST_STORE: `${config}.trust.json` },
-    stderr: 'pipe',
-  });
-  await client.connect(transport);
-  if (transport.pid) cli.trackPid(transport.pid);
+  await connectV2(cli, client, config);
 }, 120_000);
 
 afterAll(async () => {
@@ -83,15 +74,6 @@ describe("serve gates a server's input rounds for a 2026 client by allow:", () =
   }, 30_000);
 
   it('with allow: [elicitation] it does, and the requestState goes back byte for byte', async () => {
-    asked.length = 0;
-    const call = await client.callTool({ name: 'm.confirm', arguments: {} });
-    expect(text(call)).toBe('confirmed: {"action":"accept","content":{"ok":true}}');
-    const read = await client.readResource({ uri: 'fixture://vault' });
-    expect(read.contents[0]).toMatchObject({
-      text: `vault opened: {"action":"accept","content":{"ok":true}} with ${STATE}`,
-    });
-    const prompt = await client.getPrompt({ name: 'm.unlock' });
-    expect(prompt.messages[0]?.content).toMatchObject({ text: expect.stringMatching(/^unlocked: /) });
-    expect(asked).toEqual(['Go ahead?', 'Open the vault?', 'Unlock?']);
+    await expectRoundsAnswered(client, asked);
   }, 30_000);
 });

@@ -1,9 +1,9 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
-import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliProcesses, ensureBuilt, ROOT } from './helpers.js';
+import { cliProcesses, ensureBuilt } from './helpers.js';
 import { type HttpServe, httpClient, MCP_POST, raw, startHttpServe } from './http-helpers.js';
+import { connectV2 } from './modern-serve-helpers.js';
 import { until, writeConfig } from './serve-helpers.js';
 
 // One fleet config, two `serve --http` replicas over it, and 2025 and 2026 clients against them side by side.
@@ -176,15 +176,7 @@ describe('serve answers both eras on one endpoint', () => {
   it('over stdio: a pinned 2026 client with no initialize starts the fleet, lists in order and calls', async () => {
     const modern = pinned();
     v2.push(modern);
-    const transport = new StdioV2({
-      command: process.execPath,
-      args: [BIN, 'serve', config, '--trust-all'],
-      cwd: ROOT,
-      env: { ...(process.env as Record<string, string>), MCP_SUPERVISOR_TRUST_STORE: `${config}.trust.json` },
-      stderr: 'pipe',
-    });
-    await modern.connect(transport);
-    if (transport.pid) cli.trackPid(transport.pid);
+    await connectV2(cli, modern, config);
     const { tools } = await modern.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual([...names].sort());
@@ -237,15 +229,7 @@ describe('serve answers both eras on one endpoint', () => {
       },
     );
     v2.push(modern);
-    const transport = new StdioV2({
-      command: process.execPath,
-      args: [BIN, 'serve', config, '--trust-all'],
-      cwd: ROOT,
-      env: { ...(process.env as Record<string, string>), MCP_SUPERVISOR_TRUST_STORE: `${config}.trust.json` },
-      stderr: 'pipe',
-    });
-    await modern.connect(transport);
-    if (transport.pid) cli.trackPid(transport.pid);
+    await connectV2(cli, modern, config);
     expect(modern.autoOpenedSubscription).toBeDefined();
     expect((await modern.listTools()).tools.map((t) => t.name)).not.toContain('fx.added_1');
     expect(text(await modern.callTool({ name: 'fx.change_tools', arguments: {} }))).toBe('changed');
