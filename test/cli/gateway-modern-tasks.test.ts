@@ -192,9 +192,10 @@ describe('the 2026 tasks extension through serve --http', () => {
       status: 'completed',
       result: { content: [{ type: 'text', text: 'Hello, Ada!' }] },
     });
-    expect((await post('tasks/update', { taskId, inputResponses: {} })).result).toEqual({
-      resultType: 'complete',
-    });
+    // The answers of a tasks/update reach the server that owns the task (it names them in its statusMessage).
+    const update = { taskId, inputResponses: { later: { action: 'accept', content: {} } } };
+    expect((await post('tasks/update', update)).result).toEqual({ resultType: 'complete' });
+    expect((await post('tasks/get', { taskId })).result).toMatchObject({ statusMessage: 'answered: later' });
     expect((await post('tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
   }, 60_000);
 
