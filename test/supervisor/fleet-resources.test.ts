@@ -235,6 +235,13 @@ describe('resources across the fleet', () => {
 describe('resources of a server that is down', () => {
   it('still route to it and hold their form, so no other URI changes while it is away', async () => {
     const { sup } = await collidingFleet();
+    // The forms are given once both servers were listed: a's catalog is read after it is ready, so a stop that
+    // came first would leave no form to hold.
+    const qualified = 'mcp-supervisor://b/fixture%3A%2F%2Fresource%2F1';
+    for (const end = Date.now() + 5000; !(await allResources(sup)).uris.includes(qualified); ) {
+      if (Date.now() > end) throw new Error("timed out waiting for b's copies of a's URIs to be qualified");
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(sup.stopServer('a')).toEqual({ ok: true });
     await eventually(() => sup.status().find((s) => s.id === 'a')?.state === 'stopped', 5000, 'a stopped');
     // Only b is listed now, and its copies of a's URIs keep the qualified form they had.
