@@ -13,8 +13,8 @@ export type WriteOutcome = 'sent' | 'full' | 'closed';
 export class OutgoingQueue {
   private queued = 0;
   /**
-   * The lines not yet handed to the stream: those of the current tick (many calls sent in one tick go out in one
-   * `write()`), or everything since the stream asked us to wait.
+   * The lines not yet handed to the stream: those of the current turn of the loop (many calls sent in one turn go
+   * out in one `write()`), or everything since the stream asked us to wait.
    */
   private batch: string[] = [];
   private batchBytes = 0;
@@ -64,7 +64,7 @@ export class OutgoingQueue {
   }
 
   /**
-   * Queues one line, written with the rest of this tick's once the tick's work is done; refuses it (and everything
+   * Queues one line, written with the rest of this turn's once the turn's I/O is done; refuses it (and everything
    * after it) when it would not fit. One message always fits an empty queue.
    */
   write(line: string): WriteOutcome {
@@ -92,8 +92,9 @@ export class OutgoingQueue {
     this.batchBytes += n;
     if (!this.blocked && !this.flushQueued) {
       this.flushQueued = true;
-      // after the promise continuations of this tick, which send the next calls of every caller it answered
-      process.nextTick(this.flushTick);
+      // After this turn's I/O: every request that arrived in one poll of the loop (the answers read from a
+      // server, the POSTs of many HTTP sockets) and the calls their continuations send go out in one write().
+      setImmediate(this.flushTick);
     }
     return 'sent';
   }

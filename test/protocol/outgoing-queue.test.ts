@@ -64,6 +64,32 @@ describe('OutgoingQueue', () => {
     await eventually(() => q.queuedBytes === 0, 2000, 'the queue to empty');
   });
 
+  it('writes the lines that callbacks of one turn of the loop queued in one write(), as for POSTs read in one poll', async () => {
+    const stream = new PassThrough();
+    const writes: string[] = [];
+    const write = stream.write.bind(stream);
+    stream.write = ((chunk: string | Buffer, cb?: (err?: Error | null) => void) => {
+      writes.push(chunk.toString());
+      return write(chunk, cb);
+    }) as typeof stream.write;
+    const q = new OutgoingQueue(stream, 64 * 1024, () => {});
+    // Two callbacks that run one after the other in one phase of the loop, each queueing a line and awaiting
+    // something already done, as the handlers of two sockets read in one poll do.
+    const queued = ['a', 'b'].map(
+      (id) =>
+        new Promise<void>((resolve) =>
+          setImmediate(async () => {
+            q.write(`{"id":"${id}"}\n`);
+            await Promise.resolve();
+            resolve();
+          }),
+        ),
+    );
+    await Promise.all(queued);
+    await eventually(() => q.queuedBytes === 0, 2000, 'the queue to empty');
+    expect(writes).toEqual(['{"id":"a"}\n{"id":"b"}\n']);
+  });
+
   it('refuses what would pass the bound, latches, and reports once', () => {
     const stream = unread();
     const full: number[] = [];
