@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { webHeaders, writeChunk } from './http-web-bridge.js';
+import { handleWith, transportRequest, writeChunk } from './http-web-bridge.js';
 
 /**
  * The HTTP status 2026-07-28 ties to a JSON-RPC error over Streamable HTTP: 400 for a header mismatch (−32020), a
@@ -27,11 +27,8 @@ export async function answerDeferred(
   res: ServerResponse,
   body: unknown,
 ): Promise<void> {
-  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), {
-    method: 'POST',
-    headers: webHeaders(req),
-  });
-  const response = await transport.handleRequest(request, { parsedBody: body });
+  const url = new URL(req.url ?? '/', 'http://localhost').href;
+  const response = await handleWith(transport, transportRequest(req, url, 'POST'), body);
   const head = Object.fromEntries(response.headers);
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
   if (!response.body || !type.startsWith('text/event-stream')) {
