@@ -109,7 +109,7 @@ export async function answerWeb(
     raw === undefined
       ? transportRequest(req, url.href, method)
       : new Request(url, { method, headers: webHeaders(req), body: raw.toString('utf8') });
-  await sendWeb(res, await handleWith(transport, request, parsedBody));
+  await sendWeb(res, await handleWith(transport, request, parsedBody), method === 'POST');
 }
 
 /** The body, whole up to just past MAX_BODY; the rest is read and dropped, so the connection stays usable. */
@@ -127,8 +127,19 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Writes a fetch `Response`: a body that is not an event stream whole, with its length; an event stream as it comes. */
-async function sendWeb(res: ServerResponse, response: Response): Promise<void> {
+/**
+ * How long the first event of a POST's stream may wait for the next. The transport opens every such stream with a
+ * priming event (the id a client resumes from), and the answer of a call follows within a few milliseconds, or
+ * tens when many are in flight: held this long, the head, both events and the stream's end go out in one write
+ * rather than two, and the client reads them once. Anything slower sends what it has when this has passed.
+ */
+const HOLD_FIRST_MS = 50;
+
+/**
+ * Writes a fetch `Response`: a body that is not an event stream whole, with its length; an event stream as it
+ * comes, the first event of a POST's (`holdFirst`) held until the next one or HOLD_FIRST_MS.
+ */
+async function sendWeb(res: ServerResponse, response: Response, holdFirst: boolean): Promise<void> {
   const head: Record<string, string | number> = Object.fromEntries(response.headers);
   if (!response.body) {
     res.writeHead(response.status, head).end();
@@ -144,10 +155,17 @@ async function sendWeb(res: ServerResponse, response: Response): Promise<void> {
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => {}));
   res.writeHead(response.status, head);
-  let pending = reader.read().catch(() => undefined);
+  const read = () => reader.read().catch(() => undefined);
+  let pending = read();
   // The head goes out with the first event when there is one already (one write, not two); a stream that has
   // nothing yet (a GET stream may stay silent for long) sends it at once, so the client knows it is open.
-  if ((await Promise.race([pending, nextTurn()])) === NOT_YET) res.flushHeaders();
+  const first = await Promise.race([pending, nextTurn()]);
+  if (first === NOT_YET) res.flushHeaders();
+  else if (holdFirst && first && !first.done) {
+    pending = read();
+    await settledWithin(pending, HOLD_FIRST_MS);
+    await writeChunk(res, first.value);
+  }
   for (;;) {
     const next = await pending;
     if (!next || next.done || res.destroyed) break;
@@ -162,6 +180,17 @@ const NOT_YET = Symbol('not yet');
 /** Resolves NOT_YET after what is already queued has run (a read whose chunk is there resolves before it). */
 function nextTurn(): Promise<typeof NOT_YET> {
   return new Promise((resolve) => setImmediate(() => resolve(NOT_YET)));
+}
+
+/** Resolves once `p` settled or `ms` passed, whichever is first. */
+function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void p.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** Writes a chunk, waiting for the socket to drain when it is full (or for the response to close). */

@@ -1,0 +1,126 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import { connect } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionEventStore } from '../../src/cli/http-event-store.js';
+import { answerWeb } from '../../src/cli/http-web-bridge.js';
+import { INITIALIZE, MCP_POST, raw } from './http-helpers.js';
+
+/** What arrived on one connection: each socket read with the time it came, until the chunked body ended. */
+interface Reads {
+  chunks: string[];
+  at: number[];
+  sentAt: number;
+}
+
+const open: Array<{ http: HttpServer; transport: WebStandardStreamableHTTPServerTransport }> = [];
+afterEach(async () => {
+  for (const { http, transport } of open.splice(0)) {
+    await transport.close();
+    http.closeAllConnections();
+    await new Promise((r) => http.close(r));
+  }
+});
+
+/** A session of the SDK's transport and Server behind answerWeb, as serve runs one; `wait` tool sleeps `ms`. */
+async function bridged(): Promise<{ port: number; session: string }> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => 'session-1',
+    eventStore: new SessionEventStore(),
+  });
+  const server = new Server({ name: 'bridge-test', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const ms = Number(req.params.arguments?.ms ?? 0);
+    await new Promise((r) => setTimeout(r, ms));
+    return { content: [{ type: 'text', text: `waited ${ms}` }] };
+  });
+  await server.connect(transport);
+  const http = createServer((req, res) => void answerWeb(transport, req, res));
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  open.push({ http, transport });
+  const port = (http.address() as { port: number }).port;
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  const init = await raw(url, { method: 'POST', headers: MCP_POST, body: INITIALIZE });
+  expect(init.status).toBe(200);
+  const session = String(init.headers['mcp-session-id']);
+  const headers = { ...MCP_POST, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  const done = await raw(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  expect(done.status).toBe(202);
+  return { port, session };
+}
+
+/** A tools/call POST on a raw socket, every read kept, until the chunked body's last chunk (bounded). */
+function callOnSocket(port: number, session: string, ms: number): Promise<Reads> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'wait', arguments: { ms } },
+  });
+  const request = [
+    'POST /mcp HTTP/1.1',
+    `Host: 127.0.0.1:${port}`,
+    'Content-Type: application/json',
+    'Accept: application/json, text/event-stream',
+    `Mcp-Session-Id: ${session}`,
+    'Mcp-Protocol-Version: 2025-11-25',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const reads: Reads = { chunks: [], at: [], sentAt: Date.now() };
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no end of the answer within 10 s; read: ${JSON.stringify(reads.chunks)}`));
+    }, 10_000);
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => {
+      reads.chunks.push(c);
+      reads.at.push(Date.now());
+      if (reads.chunks.join('').endsWith('0\r\n\r\n')) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(reads);
+      }
+    });
+    socket.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+describe('answerWeb', () => {
+  it("sends a quick call's head, priming event, answer and end in one write", async () => {
+    const { port, session } = await bridged();
+    // 20 ms: long enough for this process's loop to read the socket in between, were there two writes
+    const reads = await callOnSocket(port, session, 20);
+    const all = reads.chunks.join('');
+    expect(all).toMatch(/^HTTP\/1\.1 200/);
+    expect(all).toMatch(/\r\nid: [^\r\n]+\r?\n/);
+    expect(all).toContain('"text":"waited 20"');
+    // one write, so one segment on loopback, so one read
+    expect(reads.chunks).toHaveLength(1);
+  });
+
+  it("sends a slow call's head and priming event before its answer, within the hold's bound", async () => {
+    const { port, session } = await bridged();
+    const reads = await callOnSocket(port, session, 1_500);
+    expect(reads.chunks.length).toBeGreaterThanOrEqual(2);
+    expect(reads.chunks[0]).toMatch(/^HTTP\/1\.1 200/);
+    expect(reads.chunks[0]).not.toContain('waited');
+    // the head came long before the answer (at 1.5 s), not with it
+    expect(reads.at[reads.at.length - 1]! - reads.at[0]!).toBeGreaterThan(700);
+    expect(reads.chunks.join('')).toContain('"text":"waited 1500"');
+  });
+});
