@@ -40,11 +40,20 @@ export function tasksRequired(what: string): McpError {
  * made the fleet's.
  */
 export class ModernTasks {
+  /** What every task request of this client carries: its authorization context, when it has one. */
+  private readonly whose: { owner?: string };
+
   constructor(
     private readonly sup: Supervisor,
-    /** `serve`'s own cap on every result it sends. */
-    private readonly maxResultBytes?: number,
-  ) {}
+    private readonly opts: {
+      /** `serve`'s own cap on every result it sends. */
+      maxResultBytes?: number | undefined;
+      /** The client's authorization context: its tasks are bound to it. */
+      owner?: string | undefined;
+    } = {},
+  ) {
+    this.whose = opts.owner !== undefined ? { owner: opts.owner } : {};
+  }
 
   /**
    * Who decides whether a call of the exposed tool `name` becomes a task: `server` for a 2026 server (the
@@ -65,7 +74,16 @@ export class ModernTasks {
    * answer as it gave it (a result, an `input_required` round).
    */
   async create(name: string, args: Record<string, unknown> | undefined, opts: CallOptions): Promise<never> {
-    const out = await this.sup.callToolAsTask(name, args, {}, { ...opts, pollTaskQuestions: true });
+    const out = await this.sup.callToolAsTask(
+      name,
+      args,
+      {},
+      {
+        ...opts,
+        pollTaskQuestions: true,
+        ...(this.opts.owner !== undefined ? { taskOwner: this.opts.owner } : {}),
+      },
+    );
     if (!out.ok) throw taskError(out);
     if (typeof out.result.resultType === 'string') return out.result as never;
     const task = isRecord(out.result.task) ? out.result.task : {};
@@ -77,11 +95,11 @@ export class ModernTasks {
     const got = await this.route('tasks/get', taskId);
     if (!got.ok) throw taskError(got);
     // A 2026 server's task is already in the extension's shape (its id made the fleet's).
-    if (this.sup.taskEra(taskId) === 'modern') return got.result as never;
+    if (this.sup.taskEra(taskId, this.whose) === 'modern') return got.result as never;
     const task = modernTask(got.result);
     if (got.result.status === 'input_required') {
       // Its questions arrive once asked for; until one is here the task reads as working.
-      const questions = this.sup.taskQuestions(taskId);
+      const questions = this.sup.taskQuestions(taskId, this.whose);
       if (Object.keys(questions).length > 0)
         return { ...task, status: 'input_required', inputRequests: questions } as never;
     }
@@ -113,21 +131,27 @@ export class ModernTasks {
   /** `tasks/update`: the answers go to the questions they name (others are ignored); an empty ack. */
   async update(taskId: string, responses: unknown): Promise<never> {
     const answers = isRecord(responses) ? responses : {};
-    if (this.sup.taskEra(taskId) === 'modern') {
+    if (this.sup.taskEra(taskId, this.whose) === 'modern') {
       // A 2026 server's own questions: its answers go to it.
-      const out = await this.sup.taskRequest('tasks/update', taskId, { inputResponses: answers });
+      const out = await this.sup.taskRequest('tasks/update', taskId, {
+        inputResponses: answers,
+        ...this.whose,
+      });
       if (!out.ok) throw taskError(out);
       return {} as never;
     }
     const out = await this.route('tasks/get', taskId);
     if (!out.ok) throw taskError(out);
-    this.sup.answerTaskQuestions(taskId, answers);
+    this.sup.answerTaskQuestions(taskId, answers, this.whose);
     return {} as never;
   }
 
   private route(method: 'tasks/get' | 'tasks/result' | 'tasks/cancel', taskId: string) {
-    const cap = this.maxResultBytes;
-    return this.sup.taskRequest(method, taskId, cap !== undefined ? { maxResultBytes: cap } : {});
+    const cap = this.opts.maxResultBytes;
+    return this.sup.taskRequest(method, taskId, {
+      ...(cap !== undefined ? { maxResultBytes: cap } : {}),
+      ...this.whose,
+    });
   }
 }
 

@@ -44,14 +44,24 @@ export class GatewayTasks {
   /** The same tasks for 2026 clients, as the tasks extension shapes them. */
   readonly modern: ModernTasks;
 
+  private readonly maxResultBytes: number | undefined;
+  private readonly owner: string | undefined;
+
   constructor(
     server: Server,
     private readonly sup: Supervisor,
-    onWarn?: (message: string) => void,
-    /** `serve`'s own cap on every result it sends, a task's result included. */
-    private readonly maxResultBytes?: number,
+    opts: {
+      onWarn?: ((message: string) => void) | undefined;
+      /** `serve`'s own cap on every result it sends, a task's result included. */
+      maxResultBytes?: number | undefined;
+      /** The client's authorization context: its tasks are bound to it (GatewayOptions.taskOwner). */
+      owner?: string | undefined;
+    } = {},
   ) {
-    this.modern = new ModernTasks(sup, maxResultBytes);
+    const { onWarn, maxResultBytes, owner } = opts;
+    this.maxResultBytes = maxResultBytes;
+    this.owner = owner;
+    this.modern = new ModernTasks(sup, { maxResultBytes, owner });
     // A 2026 client speaks the tasks extension: the same tasks, its shapes, and only when it declares the extension.
     const gated = (params: Record<string, unknown>, method: string) => {
       if (!declaresTasks(params)) throw tasksRequired(method);
@@ -75,13 +85,17 @@ export class GatewayTasks {
     });
     server.setRequestHandler(ListTasksRequestSchema, async (r) => {
       const cursor = r.params?.cursor;
-      const out = await sup.listTasks(cursor !== undefined ? { cursor } : {});
+      const out = await sup.listTasks({
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...(owner !== undefined ? { owner } : {}),
+      });
       if (!out.ok) throw taskError(out);
       return out.result as never;
     });
-    this.unsubscribe = sup.onTaskStatus((params) => {
-      // A Gateway kept idle between 2026 requests has no transport: there is no one to tell.
-      if (this.closed || !server.transport) return;
+    this.unsubscribe = sup.onTaskStatus((params, taskOwner) => {
+      // A Gateway kept idle between 2026 requests has no transport: there is no one to tell. Another client's
+      // task is not this one's to hear of.
+      if (this.closed || !server.transport || taskOwner !== owner) return;
       server.notification({ method: 'notifications/tasks/status', params }).catch((err: unknown) => {
         onWarn?.(`could not relay a task status: ${err instanceof Error ? err.message : String(err)}`);
       });
@@ -95,7 +109,8 @@ export class GatewayTasks {
     task: Record<string, unknown>,
     opts: CallOptions,
   ): Promise<CreateTaskResult> {
-    const out = await this.sup.callToolAsTask(name, args, task, opts);
+    const bound = this.owner !== undefined ? { ...opts, taskOwner: this.owner } : opts;
+    const out = await this.sup.callToolAsTask(name, args, task, bound);
     if (!out.ok) throw taskError(out);
     return out.result as CreateTaskResult;
   }
@@ -118,7 +133,10 @@ export class GatewayTasks {
     taskId: string,
   ): Promise<never> {
     const cap = this.maxResultBytes;
-    const out = await this.sup.taskRequest(method, taskId, cap !== undefined ? { maxResultBytes: cap } : {});
+    const out = await this.sup.taskRequest(method, taskId, {
+      ...(cap !== undefined ? { maxResultBytes: cap } : {}),
+      ...(this.owner !== undefined ? { owner: this.owner } : {}),
+    });
     if (!out.ok) throw taskError(out);
     return out.result as never;
   }

@@ -48,6 +48,11 @@ export interface GatewayOptions {
   scopes?: readonly string[];
   /** A cap on every tool result sent, below each server's own `maxResultBytes` (see docs/configuration.md). */
   maxResultBytes?: number;
+  /**
+   * The client's authorization context (its credential's name): the tasks it makes are bound to it, and it
+   * reaches, lists and hears of no other's. None for a client without one (stdio, `serve --http` without auth).
+   */
+  taskOwner?: string;
 }
 
 /**
@@ -94,7 +99,11 @@ export class Gateway {
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
     });
-    this.tasks = new GatewayTasks(this.server, sup, opts.onWarn, opts.maxResultBytes);
+    this.tasks = new GatewayTasks(this.server, sup, {
+      onWarn: opts.onWarn,
+      maxResultBytes: opts.maxResultBytes,
+      owner: opts.taskOwner,
+    });
     const compose = async () => {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);
       const { supervisor, servers } = this.sup.config;

@@ -67,6 +67,8 @@ export async function serveHttpCommand(
       name: 'mcp-supervisor',
       version,
       scopes: caller ? caller.scopes : (flags.scopes ?? []),
+      // MCP binds a task to the authorization context it was made in: one token's tasks are not another's.
+      ...(caller ? { taskOwner: caller.id } : {}),
       maxResultBytes: flags.maxResultBytes ?? config.serve?.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
       onWarn,
       onClient: () => begin(),

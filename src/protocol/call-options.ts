@@ -45,6 +45,12 @@ export interface CallOptions {
    * gateway whose 2026 client answers through the tasks extension's `tasks/get` and `tasks/update`.
    */
   pollTaskQuestions?: boolean | undefined;
+  /**
+   * The authorization context (a credential's name, a user) a task this call creates is bound to, as MCP's tasks
+   * require when there is one: only requests with the same `owner` reach it (`taskRequest`, `taskQuestions`,
+   * `listTasks`), and only its status is told to them.
+   */
+  taskOwner?: string | undefined;
 }
 
 /** The `_meta` keys MCP reserves for W3C Trace Context and Baggage; each a header value as the W3C formats say. */

@@ -7,11 +7,15 @@ import type { CallOptions, InputRetry, TraceContext } from '../protocol/call-opt
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 
 /**
- * Copies `trace`, `retry`, `passInputRequired`, `inputCapabilities` and `pollTaskQuestions` into `out`; returns
- * why they are wrong, or undefined.
+ * Copies `trace`, `retry`, `passInputRequired`, `inputCapabilities`, `pollTaskQuestions` and `taskOwner` into
+ * `out`; returns why they are wrong, or undefined.
  */
 export function checkCallExtras(o: Record<string, unknown>, out: CallOptions): string | undefined {
-  const { trace, retry, passInputRequired, inputCapabilities, pollTaskQuestions } = o;
+  const { trace, retry, passInputRequired, inputCapabilities, pollTaskQuestions, taskOwner } = o;
+  if (taskOwner !== undefined) {
+    if (typeof taskOwner !== 'string') return 'taskOwner must be a string';
+    out.taskOwner = taskOwner;
+  }
   if (pollTaskQuestions !== undefined) {
     if (typeof pollTaskQuestions !== 'boolean') return 'pollTaskQuestions must be a boolean';
     out.pollTaskQuestions = pollTaskQuestions;

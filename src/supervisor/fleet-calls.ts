@@ -141,12 +141,12 @@ export class FleetCalls {
       if (!target.ok) return target;
       const { conn, tool, call } = target;
       const server = call.server ?? tool.server;
-      const polled = call.pollTaskQuestions === true;
+      const binding = { polled: call.pollTaskQuestions === true, owner: call.taskOwner };
       if (conn.era === 'modern') {
         // 2026: no `task` param; the call declares the tasks extension, and the server decides.
         const caps = { ...(call.inputCapabilities ?? {}), extensions: { [TASKS_EXTENSION]: {} } };
         const params = callParams(tool.tool, target.args, call);
-        const out = await this.deps.tasks.create(conn, server, params, call.timeoutMs, polled, caps);
+        const out = await this.deps.tasks.create(conn, server, params, call.timeoutMs, binding, caps);
         // An input round first: its retry must come back to this server.
         const state =
           out.ok && out.result.resultType === 'input_required' ? out.result.requestState : undefined;
@@ -154,7 +154,7 @@ export class FleetCalls {
         return out;
       }
       const params = { ...(target.args ? { arguments: target.args } : {}), name: tool.tool, task };
-      return await this.deps.tasks.create(conn, server, params, call.timeoutMs, polled);
+      return await this.deps.tasks.create(conn, server, params, call.timeoutMs, binding);
     } catch (err) {
       return failureFromError(err);
     }
@@ -252,6 +252,7 @@ export class FleetCalls {
     if (opts.retry) call.retry = opts.retry;
     if (opts.passInputRequired) call.passInputRequired = true;
     if (opts.pollTaskQuestions) call.pollTaskQuestions = true;
+    if (opts.taskOwner !== undefined) call.taskOwner = opts.taskOwner;
     const declared = this.declaredInput(opts);
     if (declared) call.inputCapabilities = declared;
     if (opts.onProgress) Object.assign(call, progressOf(opts, timeoutMs, deadline));

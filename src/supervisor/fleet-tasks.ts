@@ -45,6 +45,15 @@ interface TaskEntry {
   polled?: boolean;
   /** A 2026 server's task (the tasks extension): its requests declare the extension; it has no `tasks/result`. */
   modern?: boolean;
+  /** The authorization context the task is bound to: only the same may reach it, list it or hear of it. */
+  owner?: string;
+}
+
+/** How a task a call makes is held: for its caller to poll for its questions, and whose it is. */
+export interface TaskBinding {
+  polled?: boolean | undefined;
+  /** An authorization context (a credential's name, a user): the task is visible to that context alone. */
+  owner?: string | undefined;
 }
 
 /**
@@ -56,7 +65,9 @@ interface TaskEntry {
  */
 export class FleetTasks {
   private readonly byId = new Map<string, TaskEntry>();
-  private readonly listeners = new Set<(params: Record<string, unknown>) => void>();
+  private readonly listeners = new Set<
+    (params: Record<string, unknown>, owner: string | undefined) => void
+  >();
   /** Tasks with a `tasks/result` open for their questions ({@link pull}). */
   private readonly pulling = new Set<string>();
 
@@ -81,7 +92,7 @@ export class FleetTasks {
     server: string,
     params: Record<string, unknown>,
     timeoutMs: number,
-    polled = false,
+    binding: TaskBinding = {},
     /** For a 2026 server: the call's client capabilities, the tasks extension among them. */
     capabilities?: Record<string, unknown>,
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
@@ -94,7 +105,7 @@ export class FleetTasks {
       capabilities,
     );
     if (!out.ok) return out;
-    if (conn.era === 'modern') return this.createdModern(conn, server, out.result, polled);
+    if (conn.era === 'modern') return this.createdModern(conn, server, out.result, binding);
     const task = out.result.task;
     if (!isRecord(task) || typeof task.taskId !== 'string') {
       return surfaceFailure(
@@ -103,7 +114,7 @@ export class FleetTasks {
         server,
       );
     }
-    const taskId = this.remember(server, task.taskId, conn, task, polled);
+    const taskId = this.remember(server, task.taskId, conn, task, binding);
     return { ok: true, server, result: { ...out.result, task: { ...task, taskId } } };
   }
 
@@ -115,7 +126,7 @@ export class FleetTasks {
     conn: McpConnection,
     server: string,
     result: Record<string, unknown>,
-    polled: boolean,
+    binding: TaskBinding,
   ): SurfaceOutcome<Record<string, unknown>> {
     if (result.resultType !== 'task') {
       if (result.resultType === 'input_required') return { ok: true, server, result };
@@ -123,8 +134,17 @@ export class FleetTasks {
     }
     if (typeof result.taskId !== 'string')
       return surfaceFailure('INVALID_RESULT', `server '${server}' answered a task without a taskId`, server);
-    const taskId = this.remember(server, result.taskId, conn, result, polled, true);
+    const taskId = this.remember(server, result.taskId, conn, result, binding, true);
     return { ok: true, server, result: { ...result, taskId } };
+  }
+
+  /**
+   * Whether task `id` is known and bound to `owner` (undefined: a task bound to no one). A task of another
+   * context is, to its caller, a task that does not exist.
+   */
+  ownedBy(id: string, owner: string | undefined): boolean {
+    const entry = this.byId.get(id);
+    return entry !== undefined && entry.owner === owner;
   }
 
   /** Whether task `id` is a 2026 server's (the tasks extension), a 2025 one's, or unknown. */
@@ -159,10 +179,14 @@ export class FleetTasks {
   async request(
     method: TaskMethod,
     id: string,
-    opts: { maxResultBytes?: number | undefined; inputResponses?: Record<string, unknown> | undefined } = {},
+    opts: {
+      maxResultBytes?: number | undefined;
+      inputResponses?: Record<string, unknown> | undefined;
+      owner?: string | undefined;
+    } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     const entry = this.byId.get(id);
-    if (!entry) return surfaceFailure('UNKNOWN_TASK', `unknown task '${id}'`);
+    if (!entry || entry.owner !== opts.owner) return surfaceFailure('UNKNOWN_TASK', `unknown task '${id}'`);
     const { server } = entry;
     const conn = this.connection(server);
     if (conn !== entry.conn || conn.exit) {
@@ -196,9 +220,10 @@ export class FleetTasks {
    * One page of the fleet's tasks, servers in config order; never rejects. A page is one server's page (a server
    * with nothing on a page is passed over, within a bound); `nextCursor` names the server and that server's own
    * cursor, opaque to the caller. A cursor this fleet did not hand out, or one naming a server no longer in it,
-   * fails with `INVALID_CURSOR`; a server not listing now (stopped, restarting) is passed over.
+   * fails with `INVALID_CURSOR`; a server not listing now (stopped, restarting) is passed over. Only the tasks
+   * bound to `owner` are listed (with no owner, those bound to no one).
    */
-  async list(cursor?: string): Promise<SurfaceOutcome<TaskPage>> {
+  async list(cursor?: string, owner?: string): Promise<SurfaceOutcome<TaskPage>> {
     const at: ResourceCursor | undefined =
       cursor === undefined ? { s: this.order[0] ?? '' } : decodeCursor(cursor);
     if (cursor !== undefined && (!at || !this.order.includes(at.s)))
@@ -228,7 +253,8 @@ export class FleetTasks {
       const tasks: Record<string, unknown>[] = [];
       for (const t of Array.isArray(out.result.tasks) ? out.result.tasks : []) {
         if (!isRecord(t) || typeof t.taskId !== 'string') continue;
-        tasks.push({ ...t, taskId: this.remember(server, t.taskId, conn, t) });
+        const id = this.remember(server, t.taskId, conn, t);
+        if (this.byId.get(id)?.owner === owner) tasks.push({ ...t, taskId: id });
       }
       const own = out.result.nextCursor;
       const after = this.order.slice(i + 1).find((s) => this.lister(s) !== undefined);
@@ -248,8 +274,11 @@ export class FleetTasks {
     return conn && !conn.exit && isRecord(caps) && caps.list ? conn : undefined;
   }
 
-  /** Hears `notifications/tasks/status` of a task this fleet handed out, with the fleet's task id. */
-  onStatus(listener: (params: Record<string, unknown>) => void): () => void {
+  /**
+   * Hears `notifications/tasks/status` of a task this fleet handed out, with the fleet's task id and the context
+   * the task is bound to (a listener tells that context alone).
+   */
+  onStatus(listener: (params: Record<string, unknown>, owner: string | undefined) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -264,7 +293,7 @@ export class FleetTasks {
     const taskId = event.params.taskId;
     if (!conn || typeof taskId !== 'string') return;
     const id = this.remember(server, taskId, conn, event.params);
-    this.tell({ ...event.params, taskId: id });
+    this.tell({ ...event.params, taskId: id }, this.byId.get(id)?.owner);
   }
 
   /**
@@ -282,12 +311,12 @@ export class FleetTasks {
         statusMessage: `server '${server}' exited: the task is lost`,
         lastUpdatedAt: at,
       };
-      this.tell(entry.last);
+      this.tell(entry.last, entry.owner);
     }
   }
 
-  private tell(params: Record<string, unknown>): void {
-    for (const l of this.listeners) l(params);
+  private tell(params: Record<string, unknown>, owner: string | undefined): void {
+    for (const l of this.listeners) l(params, owner);
   }
 
   private remember(
@@ -295,15 +324,17 @@ export class FleetTasks {
     taskId: string,
     conn: McpConnection,
     task: Record<string, unknown>,
-    polled = false,
+    binding: TaskBinding = {},
     modern = false,
   ): string {
     const id = `${server}${this.separator}${taskId}`;
     const prior = this.byId.get(id);
     this.byId.delete(id);
     const same = prior?.conn === conn;
-    const keep = polled || (prior?.polled === true && same);
+    const keep = binding.polled === true || (prior?.polled === true && same);
     const era = modern || (prior?.modern === true && same);
+    // Heard of again (listed, announced), a task stays bound to whom it was made for.
+    const owner = binding.owner ?? (same ? prior?.owner : undefined);
     this.byId.set(id, {
       server,
       taskId,
@@ -311,6 +342,7 @@ export class FleetTasks {
       last: { ...task, taskId: id },
       ...(keep ? { polled: true } : {}),
       ...(era ? { modern: true } : {}),
+      ...(owner !== undefined ? { owner } : {}),
     });
     if (this.byId.size > MAX_TASKS) {
       const oldest = this.byId.keys().next().value;

@@ -159,11 +159,14 @@ export class Supervisor {
     return this.parts.calls.asTask(name, args, task, opts);
   }
 
-  /** `tasks/get`, `tasks/result` or `tasks/cancel` at the server that created the task; never rejects. */
+  /**
+   * `tasks/get`, `tasks/result` or `tasks/cancel` at the server that created the task; never rejects. A task bound
+   * to another `owner` than this request's (see `CallOptions.taskOwner`) is `UNKNOWN_TASK`.
+   */
   taskRequest(
     method: TaskMethod,
     taskId: string,
-    opts: { maxResultBytes?: number; inputResponses?: Record<string, unknown> } = {},
+    opts: { maxResultBytes?: number; inputResponses?: Record<string, unknown>; owner?: string } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     if (this.stopping) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
     return this.parts.tasks.request(method, taskId, opts);
@@ -173,34 +176,44 @@ export class Supervisor {
    * What the server of task `taskId` (the fleet's id) asks and waits on, by key, for a task created with
    * `pollTaskQuestions`: each an MCP request (`elicitation/create`, `sampling/createMessage`, `roots/list`) as the
    * 2026 tasks extension's `inputRequests` has it. Asking also makes sure a 2025 server has the chance to ask (its
-   * questions come while `tasks/result` is open). Empty when it waits on nothing.
+   * questions come while `tasks/result` is open). Empty when it waits on nothing, or is bound to another owner.
    */
-  taskQuestions(taskId: string): Record<string, TaskQuestion> {
+  taskQuestions(taskId: string, opts: { owner?: string } = {}): Record<string, TaskQuestion> {
+    if (!this.parts.tasks.ownedBy(taskId, opts.owner)) return {};
     if (!this.stopping) this.parts.tasks.pull(taskId);
     return this.parts.taskInputs.questions(taskId);
   }
 
-  /** Whose task `taskId` is: a 2026 server's (the tasks extension), a 2025 one's, or none this fleet knows. */
-  taskEra(taskId: string): 'modern' | 'legacy' | undefined {
-    return this.parts.tasks.eraOf(taskId);
+  /** Whose task `taskId` is: a 2026 server's (the tasks extension), a 2025 one's, or none this owner may reach. */
+  taskEra(taskId: string, opts: { owner?: string } = {}): 'modern' | 'legacy' | undefined {
+    return this.parts.tasks.ownedBy(taskId, opts.owner) ? this.parts.tasks.eraOf(taskId) : undefined;
   }
 
   /** Answers questions of {@link taskQuestions} by key (keys not waiting are ignored); how many were answered. */
-  answerTaskQuestions(taskId: string, responses: Record<string, unknown>): number {
+  answerTaskQuestions(
+    taskId: string,
+    responses: Record<string, unknown>,
+    opts: { owner?: string } = {},
+  ): number {
+    if (!this.parts.tasks.ownedBy(taskId, opts.owner)) return 0;
     return this.parts.taskInputs.answer(taskId, responses);
   }
 
   /**
    * One page of the tasks of every server that lists tasks, under the fleet's task ids; `nextCursor` asks for the
-   * next page, and a cursor this fleet did not hand out fails with `INVALID_CURSOR`. Never rejects.
+   * next page, and a cursor this fleet did not hand out fails with `INVALID_CURSOR`. Only the tasks bound to
+   * `owner` are listed (without one, those bound to no one). Never rejects.
    */
-  listTasks(opts: { cursor?: string } = {}): Promise<SurfaceOutcome<TaskPage>> {
+  listTasks(opts: { cursor?: string; owner?: string } = {}): Promise<SurfaceOutcome<TaskPage>> {
     if (this.stopping) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
-    return this.parts.tasks.list(opts.cursor);
+    return this.parts.tasks.list(opts.cursor, opts.owner);
   }
 
-  /** Hears each server's `notifications/tasks/status`, under the fleet's task ids. */
-  onTaskStatus(listener: (params: Record<string, unknown>) => void): () => void {
+  /**
+   * Hears each server's `notifications/tasks/status`, under the fleet's task ids, with the owner the task is
+   * bound to: tell it to that owner alone.
+   */
+  onTaskStatus(listener: (params: Record<string, unknown>, owner: string | undefined) => void): () => void {
     return this.parts.tasks.onStatus(listener);
   }
 
