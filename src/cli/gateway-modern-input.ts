@@ -49,6 +49,7 @@ export async function modernPrompt(
   const inputCapabilities = permitted(opts.inputCapabilities, allowedKinds(sup.config.servers, asker));
   const out = await sup.getPrompt(name, args, {
     ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.trace ? { trace: opts.trace } : {}),
     passInputRequired: true,
     inputCapabilities,
   });
@@ -67,6 +68,7 @@ export async function modernRead(
   const servers = sup.config.servers;
   const out = await sup.readResource(uri, {
     ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.trace ? { trace: opts.trace } : {}),
     passInputRequired: true,
     inputCapabilitiesFor: (server) => permitted(opts.inputCapabilities, allowedKinds(servers, server)),
   });

@@ -20,7 +20,7 @@ import {
 } from './gateway-input.js';
 import { modernRead } from './gateway-modern-input.js';
 import { serverData } from './gateway-result.js';
-import { frontRead } from './gateway-rounds.js';
+import { frontRead, frontRequest } from './gateway-rounds.js';
 
 /** The `data` key under which a JSON-RPC error of `serve` carries the failure's code. */
 const CODE_KEY = 'mcp-supervisor/code';
@@ -81,7 +81,7 @@ export class GatewayResources {
       const modern = isModernRequest(request.params);
       const out = modern
         ? await modernRead(sup, uri, frontCallOptions(request.params))
-        : await frontRead(sup, { server, requestId: extra.requestId, signal: extra.signal }, uri);
+        : await frontRead(sup, frontRequest(server, extra, request.params), uri);
       if (!out.ok && modern && out.code === 'INPUT_REQUIRED' && out.input) return out.input as never;
       if (!out.ok) throw toMcpError(out);
       return { contents: out.contents as never, ...(out._meta ? { _meta: out._meta } : {}) };

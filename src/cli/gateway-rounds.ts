@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import { resultKind } from '../framing/result-type.js';
-import type { CallOptions, InputRetry } from '../protocol/call-options.js';
+import type { CallOptions, InputRetry, TraceContext } from '../protocol/call-options.js';
 import {
   callFailure,
   OUTCOME_CODE_META_KEY,
@@ -20,6 +20,7 @@ import { inputRounds, type RoundStep, type RoundsEnd } from '../supervisor/input
 import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resource-outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { allowedKinds, barredWhy, type InputKind, KIND_OF } from './gateway-gate.js';
+import { frontCallOptions } from './gateway-input.js';
 
 type Kind = InputKind;
 
@@ -80,6 +81,18 @@ export interface FrontRequest {
   server: Server;
   requestId: string | number | undefined;
   signal?: AbortSignal | undefined;
+  /** The client's trace context (its request's `_meta`), passed to the server's request. */
+  trace?: TraceContext | undefined;
+}
+
+/** A 2025 client's request as the rounds need it: its session's server, its id, its cancellation and trace. */
+export function frontRequest(
+  server: Server,
+  extra: { requestId: string | number; signal: AbortSignal },
+  params: Record<string, unknown>,
+): FrontRequest {
+  const { trace } = frontCallOptions(params);
+  return { server, requestId: extra.requestId, signal: extra.signal, ...(trace ? { trace } : {}) };
 }
 
 /** Who asked: known by name up front for tools and prompts, set from each answer for reads. */
@@ -113,7 +126,12 @@ export function frontRounds<T>(
       const kinds =
         asker.id === undefined ? new Set<Kind>(['elicitation', 'sampling', 'roots']) : allowed(asker.id);
       const inputCapabilities = frontInputCapabilities(front.server, kinds);
-      return send({ passInputRequired: true, inputCapabilities, ...(retry ? { retry } : {}) });
+      return send({
+        passInputRequired: true,
+        inputCapabilities,
+        ...(retry ? { retry } : {}),
+        ...(front.trace ? { trace: front.trace } : {}),
+      });
     },
   });
 }

@@ -16,7 +16,7 @@ import type { SupervisorEvent } from '../supervisor/types.js';
 import { fleetCacheHint, frontCallOptions, GetPromptRetrySchema, isModernRequest } from './gateway-input.js';
 import { modernPrompt } from './gateway-modern-input.js';
 import { serverData } from './gateway-result.js';
-import { frontPrompt } from './gateway-rounds.js';
+import { frontPrompt, frontRequest } from './gateway-rounds.js';
 
 /** The kinds beside tools that `serve` declares only when some server of the fleet offers them at the handshake. */
 const OPTIONAL = ['prompts', 'completions', 'logging'] as const;
@@ -64,7 +64,7 @@ export class GatewaySurface {
       // 2025 client is asked by serve with the 2025 requests it declared.
       const out = isModernRequest(request.params)
         ? await modernPrompt(sup, name, args, frontCallOptions(request.params))
-        : await frontPrompt(sup, { server, requestId: extra.requestId, signal: extra.signal }, name, args);
+        : await frontPrompt(sup, frontRequest(server, extra, request.params), name, args);
       if (!out.ok) throw toMcpError(out);
       return out.result as never;
     });

@@ -35,6 +35,13 @@ export function withEnvelope(params: unknown, envelope: RequestEnvelope): Record
   };
 }
 
+/** The W3C trace context keys MCP reserves in a request's `_meta`, as given (only string values). */
+export function traceMeta(trace: Record<string, unknown> | undefined): Record<string, string> | undefined {
+  if (trace === undefined) return undefined;
+  const kept = Object.entries(trace).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -14,6 +14,7 @@ import {
 import type { McpConnection, RequestOptions } from './connection.js';
 import { SupervisorError } from './errors.js';
 import type { ToolResultValue } from './pending-requests.js';
+import { traceMeta } from './request-meta.js';
 import { describeCut, listTools } from './tool-listing.js';
 
 /** A tool as a server lists it (MCP `Tool`), before the fleet namespaces it. */
@@ -140,9 +141,8 @@ export function callParams(
   const params: Record<string, unknown> = { name, arguments: args ?? {} };
   if (opts.retry?.inputResponses !== undefined) params.inputResponses = opts.retry.inputResponses;
   if (opts.retry?.requestState !== undefined) params.requestState = opts.retry.requestState;
-  if (opts.trace === undefined) return params;
-  const trace = Object.entries(opts.trace).filter(([, v]) => typeof v === 'string');
-  if (trace.length > 0) params._meta = Object.fromEntries(trace);
+  const meta = traceMeta(opts.trace as Record<string, unknown> | undefined);
+  if (meta) params._meta = meta;
   return params;
 }
 

@@ -19,6 +19,7 @@ import {
   type PromptInputOptions,
   promptAnswer,
   promptRetryParams,
+  traceParams,
 } from './prompt-input.js';
 import type { SupervisorClock } from './supervisor-options.js';
 import type { SupervisorEvent } from './types.js';
@@ -168,6 +169,7 @@ export class FleetSurface {
           name: prompt.prompt,
           ...(args !== undefined ? { arguments: args } : {}),
           ...promptRetryParams(retry ? { retry } : opts),
+          ...traceParams(opts),
         };
         const timeout = this.timeout(prompt.server);
         const sent = await requestOutcome<GetPromptResult>(

@@ -1,5 +1,6 @@
 import { describeInputRequests, resultKind } from '../framing/result-type.js';
 import type { CallOptions } from '../protocol/call-options.js';
+import { traceMeta } from '../protocol/request-meta.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import { checkCallExtras } from './call-input-extras.js';
 import type { InputHandler } from './input-rounds.js';
@@ -9,15 +10,18 @@ import type { InputHandler } from './input-rounds.js';
  * `input_required`): a retry's answers, whether such an answer goes back to the caller as it came (gateways), and
  * what the caller can answer, declared to the server on this request.
  */
-export type PromptInputOptions = Pick<CallOptions, 'retry' | 'passInputRequired' | 'inputCapabilities'>;
+export type PromptInputOptions = Pick<
+  CallOptions,
+  'retry' | 'passInputRequired' | 'inputCapabilities' | 'trace'
+>;
 
 /** The options as checked (a JavaScript caller can pass anything): the options, or why they are wrong. */
 export function checkPromptInput(opts: unknown): PromptInputOptions | string {
   if (opts === undefined) return {};
   if (typeof opts !== 'object' || opts === null) return 'prompt options must be an object';
-  const { retry, passInputRequired, inputCapabilities } = opts as Record<string, unknown>;
+  const { retry, passInputRequired, inputCapabilities, trace } = opts as Record<string, unknown>;
   const out: CallOptions = {};
-  const wrong = checkCallExtras({ retry, passInputRequired, inputCapabilities }, out);
+  const wrong = checkCallExtras({ retry, passInputRequired, inputCapabilities, trace }, out);
   return wrong ?? out;
 }
 
@@ -52,6 +56,12 @@ export function promptRetryParams(opts: PromptInputOptions): Record<string, unkn
   if (opts.retry?.inputResponses !== undefined) out.inputResponses = opts.retry.inputResponses;
   if (opts.retry?.requestState !== undefined) out.requestState = opts.retry.requestState;
   return out;
+}
+
+/** The trace context of a `prompts/get` or `resources/read`, as its params' `_meta` (every round carries it). */
+export function traceParams(opts: PromptInputOptions): Record<string, unknown> {
+  const meta = traceMeta(opts.trace as Record<string, unknown> | undefined);
+  return meta ? { _meta: meta } : {};
 }
 
 /**

@@ -2,7 +2,13 @@ import { isRecord } from '../framing/is-record.js';
 import { resultKind } from '../framing/result-type.js';
 import type { McpConnection } from '../protocol/connection.js';
 import { inputRounds } from './input-surface.js';
-import { declaredInput, type HostInput, type InputOptions, promptRetryParams } from './prompt-input.js';
+import {
+  declaredInput,
+  type HostInput,
+  type InputOptions,
+  promptRetryParams,
+  traceParams,
+} from './prompt-input.js';
 import {
   type FleetResourceContents,
   type ResourceReadOutcome,
@@ -44,7 +50,11 @@ export async function readResourceAt(
     name: uri,
     handler: opts.passInputRequired ? undefined : host.handler,
     send: async (retry) => {
-      const params = { uri: target.original, ...promptRetryParams(retry ? { retry } : opts) };
+      const params = {
+        uri: target.original,
+        ...promptRetryParams(retry ? { retry } : opts),
+        ...traceParams(opts),
+      };
       let raw: unknown;
       try {
         raw = await conn.request('resources/read', params, {

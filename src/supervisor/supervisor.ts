@@ -240,8 +240,8 @@ export class Supervisor {
       'gen_ai.prompt.name': prompt,
       'mcp_supervisor.prompt': name,
     };
-    return spanned(tracer, `prompts/get ${prompt}`, attributes, () =>
-      this.parts.surface.getPrompt(name, args, opts),
+    return spanned(tracer, `prompts/get ${prompt}`, attributes, opts, (traced) =>
+      this.parts.surface.getPrompt(name, args, traced),
     );
   }
 
@@ -286,7 +286,9 @@ export class Supervisor {
     const tracer = this.parts.tracing.tracer();
     if (!tracer) return this.parts.resources.read(uri, opts);
     const attributes = { 'mcp.method.name': 'resources/read', 'mcp.resource.uri': uri };
-    return spanned(tracer, 'resources/read', attributes, () => this.parts.resources.read(uri, opts));
+    return spanned(tracer, 'resources/read', attributes, opts, (traced) =>
+      this.parts.resources.read(uri, traced),
+    );
   }
 
   /**

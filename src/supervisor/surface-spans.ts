@@ -1,5 +1,8 @@
-import { type Attributes, SpanKind, type Tracer } from '@opentelemetry/api';
+import { type Attributes, isSpanContextValid, SpanKind, type Tracer } from '@opentelemetry/api';
+import { isRecord } from '../framing/is-record.js';
+import type { TraceContext } from '../protocol/call-options.js';
 import { end } from './call-spans.js';
+import { childTrace, parentContext } from './tracing.js';
 
 /** What a `prompts/get` or `resources/read` outcome says of itself, whatever its own shape. */
 interface Told {
@@ -13,16 +16,26 @@ interface Told {
 /**
  * One CLIENT span around a `prompts/get` or `resources/read` of the fleet, as the OpenTelemetry MCP semantic
  * conventions name them: `prompts/get {gen_ai.prompt.name}`, and `resources/read` alone (a URI is no low-cardinality
- * name; it is the `mcp.resource.uri` attribute). The server that answered is added once known.
+ * name; it is the `mcp.resource.uri` attribute). A child of the caller's trace context when it gave one, and the
+ * parent of the server's: `run` gets the options with the span's traceparent, sent in the request's `_meta`. The
+ * server that answered is added once known.
  */
-export async function spanned<T extends Told>(
+export async function spanned<T extends Told, O extends { trace?: TraceContext | undefined } | undefined>(
   tracer: Tracer,
   name: string,
   attributes: Attributes,
-  run: () => Promise<T>,
+  opts: O,
+  run: (opts: O) => Promise<T>,
 ): Promise<T> {
-  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes });
-  const outcome = await run();
+  const given = isRecord(opts) && isRecord(opts.trace) ? opts.trace : undefined;
+  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parentContext(given));
+  const context = span.spanContext();
+  // Options of the wrong shape go on as they came, for the request's own check to name (INVALID_CALL).
+  const wellFormed =
+    opts === undefined || (isRecord(opts) && (opts.trace === undefined || given !== undefined));
+  const traced =
+    wellFormed && isSpanContextValid(context) ? ({ ...opts, trace: childTrace(context, given) } as O) : opts;
+  const outcome = await run(traced);
   if (outcome.server) span.setAttribute('mcp_supervisor.server', outcome.server);
   end(
     span,

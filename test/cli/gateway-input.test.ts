@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/cli/gateway.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
+import { tempDir } from '../supervisor/helpers.js';
 import { ENVELOPE_2026 as envelope, rawFront } from './raw-front.js';
 
 // The gateway on a real fleet (fixture processes), its front end an in-memory pair that raw JSON-RPC goes through.
@@ -8,6 +11,9 @@ const f = fleets();
 /** The fixture lists prompts and resources too: every list carries its cache hint. */
 const LISTS = ['--prompts', '1', '--resources', '1'];
 let gateway: Gateway;
+const dir = tempDir();
+/** Every request the fixture received, one JSON per line (its `--log`). */
+const LOG = join(dir.dir, 'received.jsonl');
 let send: Awaited<ReturnType<typeof rawFront>>;
 const call = (params: Record<string, unknown>, method = 'tools/call') => send(method, params);
 
@@ -19,7 +25,16 @@ beforeAll(async () => {
     fleetConfig([
       // Allowed to ask the client for elicitation: else its round never reaches a client (docs/security.md).
       {
-        ...fixtureServer('a', ['--input-required', '1', '--meta-echo', '--cache-ttl', '60000', ...LISTS]),
+        ...fixtureServer('a', [
+          '--input-required',
+          '1',
+          '--meta-echo',
+          '--cache-ttl',
+          '60000',
+          '--log',
+          LOG,
+          ...LISTS,
+        ]),
         allow: ['elicitation'],
       },
     ]),
@@ -33,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await f.reap();
+  dir.cleanup();
 });
 
 describe('input_required and trace context through serve', () => {
@@ -85,6 +101,33 @@ describe('input_required and trace context through serve', () => {
       const answer = await call({ name: 'a.request_meta', arguments: {}, _meta: { ...extra, ...meta } });
       const text = (answer.result as { content: Array<{ text: string }> }).content[0]!.text;
       expect(JSON.parse(text)).toMatchObject(meta);
+    }
+  });
+
+  it("the client's trace context reaches the server's prompts/get and resources/read, 2025 and 2026 alike", async () => {
+    const meta = { traceparent: TRACEPARENT, tracestate: 'k=v' };
+    for (const extra of [{}, envelope]) {
+      const got = await call(
+        { name: 'a.prompt_1', arguments: { topic: 'owls' }, _meta: { ...extra, ...meta } },
+        'prompts/get',
+      );
+      expect(got.result).toMatchObject({ messages: expect.any(Array) });
+      const read = await call(
+        { uri: 'fixture://resource/1', _meta: { ...extra, ...meta } },
+        'resources/read',
+      );
+      expect(read.result).toMatchObject({ contents: expect.any(Array) });
+    }
+    const received = readFileSync(LOG, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { method?: string; params?: { _meta?: Record<string, unknown> } });
+    for (const method of ['prompts/get', 'resources/read']) {
+      const metas = received.filter((m) => m.method === method).map((m) => m.params?._meta);
+      expect([method, metas]).toEqual([
+        method,
+        [expect.objectContaining(meta), expect.objectContaining(meta)],
+      ]);
     }
   });
 

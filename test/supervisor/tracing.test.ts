@@ -67,13 +67,13 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) d.cleanup();
 });
 
-/** The `_meta` of each tools/call the fixture received, in order (its `--log` file). */
-function callMetas(log: string): Array<Record<string, unknown> | undefined> {
+/** The `_meta` of each `method` request the fixture received, in order (its `--log` file). */
+function callMetas(log: string, method = 'tools/call'): Array<Record<string, unknown> | undefined> {
   return readFileSync(log, 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { method?: string; params?: { _meta?: Record<string, unknown> } })
-    .filter((m) => m.method === 'tools/call')
+    .filter((m) => m.method === method)
     .map((m) => m.params?._meta);
 }
 
@@ -237,5 +237,51 @@ describe('OpenTelemetry spans', () => {
       'mcp_supervisor.server': 'fx',
       'mcp_supervisor.outcome': 'OK',
     });
+  });
+
+  it("sends a prompts/get's and a resources/read's traceparent to the server, its span a child of the caller's", async () => {
+    register();
+    const dir = tempDir();
+    dirs.push(dir);
+    const log = join(dir.dir, 'received.jsonl');
+    const { sup } = fleet.create(
+      fleetConfig([fixtureServer('fx', ['--prompts', '1', '--resources', '1', '--log', log])]),
+    );
+    await sup.start();
+    await eventually(() => sup.listPrompts().length > 0, 5000, 'the prompts');
+    const parent = { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16) };
+    const trace = { traceparent: `00-${parent.traceId}-${parent.spanId}-01`, baggage: 'k=v' };
+    expect((await sup.getPrompt('fx.prompt_1', { topic: 'owls' }, { trace })).ok).toBe(true);
+    expect((await sup.readResource('fixture://resource/1', { trace })).ok).toBe(true);
+
+    const traceparent = (s: ReadableSpan) => `00-${s.spanContext().traceId}-${s.spanContext().spanId}-01`;
+    for (const [span, method] of [
+      [named('prompts/get prompt_1')[0]!, 'prompts/get'],
+      [named('resources/read')[0]!, 'resources/read'],
+    ] as const) {
+      expect(span.spanContext().traceId).toBe(parent.traceId);
+      expect(span.parentSpanContext?.spanId).toBe(parent.spanId);
+      expect(callMetas(log, method)).toEqual([
+        expect.objectContaining({ traceparent: traceparent(span), baggage: 'k=v' }),
+      ]);
+    }
+  });
+
+  it("passes the caller's trace context on as given when no tracer is registered", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const log = join(dir.dir, 'received.jsonl');
+    const { sup } = fleet.create(
+      fleetConfig([fixtureServer('fx', ['--prompts', '1', '--resources', '1', '--log', log])]),
+    );
+    await sup.start();
+    await eventually(() => sup.listPrompts().length > 0, 5000, 'the prompts');
+    const trace = { traceparent: `00-${'e'.repeat(32)}-${'f'.repeat(16)}-01` };
+    expect((await sup.getPrompt('fx.prompt_1', { topic: 'owls' }, { trace })).ok).toBe(true);
+    expect((await sup.readResource('fixture://resource/1', { trace })).ok).toBe(true);
+    expect(callMetas(log, 'prompts/get')).toEqual([trace]);
+    expect(callMetas(log, 'resources/read')).toEqual([trace]);
+    const bad = await sup.readResource('fixture://resource/1', { trace: 'traceparent' } as never);
+    expect(bad).toMatchObject({ ok: false, code: 'INVALID_CALL' });
   });
 });
