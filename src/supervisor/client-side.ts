@@ -111,15 +111,21 @@ async function answer(run: () => Promise<unknown>): Promise<ForwardAnswer> {
   }
 }
 
-/** Tells every connected server whose roots are the client's that they changed (`notifications/roots/list_changed`). */
+/**
+ * Tells every connected 2025 server whose roots are the client's that they changed
+ * (`notifications/roots/list_changed`). MCP 2026-07-28 removed that notification: a 2026 server asks for roots in
+ * an input round of the request that needs them, so it always gets the current ones.
+ */
 export function notifyRootsChanged(
   servers: Iterable<ServerConfig>,
-  connection: (id: string) => { notify(method: string): boolean; serverInit: unknown } | undefined,
+  connection: (
+    id: string,
+  ) => { notify(method: string): boolean; serverInit: unknown; era?: string | undefined } | undefined,
 ): void {
   for (const server of servers) {
     if (server.roots !== 'client') continue;
     const conn = connection(server.id);
     // Before the handshake is done nothing but initialize may go out; the server lists roots after it anyway.
-    if (conn?.serverInit) conn.notify('notifications/roots/list_changed');
+    if (conn?.serverInit && conn.era !== 'modern') conn.notify('notifications/roots/list_changed');
   }
 }

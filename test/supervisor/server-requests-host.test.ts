@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../src/config/types.js';
@@ -102,6 +103,37 @@ describe('server requests answered by the host', () => {
       'roots/list_changed at the server',
     );
     expect(await ask('roots')).toEqual({ result: { roots: [{ uri: 'file:///srv/b', name: 'b' }] } });
+  });
+
+  it('passes roots/list_changed to a 2025 server with roots: client, never to a 2026 one (the revision removed it)', async () => {
+    const d = tempDir();
+    dirs.push(d);
+    const [oldLog, newLog] = [join(d.dir, 'old.log'), join(d.dir, 'new.log')];
+    const modern = join(process.cwd(), 'test/fixtures/modern-server.mjs');
+    const { sup } = f.create(
+      fleetConfig([
+        fixtureServer('old', [`--log=${oldLog}`], { roots: 'client' }),
+        fixtureServer('new', [], { args: [modern, '--log', newLog], roots: 'client' }),
+      ]),
+      { roots: () => [{ uri: 'file:///srv/a', name: 'a' }] },
+    );
+    await sup.start();
+    expect(sup.status().map((s) => [s.id, s.state])).toEqual([
+      ['old', 'ready'],
+      ['new', 'ready'],
+    ]);
+    sup.rootsChanged();
+    await eventually(
+      () => readLog(oldLog).some((m) => m.method === 'notifications/roots/list_changed'),
+      5000,
+      'roots/list_changed at the 2025 server',
+    );
+    // Lines to one server go out in order: once a call sent after the change is answered, anything sent before it
+    // was received, and the 2026 server's log holds all of it.
+    expect(await sup.callToolOutcome('new.echo', { text: 'after' })).toEqual({ ok: true, text: 'after' });
+    const received = readFileSync(newLog, 'utf8');
+    expect(received).toContain('"after"');
+    expect(received).not.toContain('notifications/roots/list_changed');
   });
 
   it('answers the requests a server makes right after the handshake (fixture --server-requests)', async () => {
