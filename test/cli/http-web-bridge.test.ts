@@ -56,11 +56,16 @@ async function bridged(): Promise<{ port: number; session: string }> {
   return { port, session };
 }
 
-/** A tools/call POST on a raw socket, every read kept, until the chunked body's last chunk (bounded). */
-function callOnSocket(port: number, session: string, ms: number): Promise<Reads> {
+/** A tools/call POST on a raw socket: every read kept until the chunked body's last chunk (bounded), and the first. */
+function callOnSocket(
+  port: number,
+  session: string,
+  ms: number,
+  id = 2,
+): { firstRead: Promise<void>; done: Promise<Reads> } {
   const body = JSON.stringify({
     jsonrpc: '2.0',
-    id: 2,
+    id,
     method: 'tools/call',
     params: { name: 'wait', arguments: { ms } },
   });
@@ -76,7 +81,11 @@ function callOnSocket(port: number, session: string, ms: number): Promise<Reads>
     '',
     body,
   ].join('\r\n');
-  return new Promise((resolve, reject) => {
+  let first: () => void = () => {};
+  const firstRead = new Promise<void>((resolve) => {
+    first = resolve;
+  });
+  const done = new Promise<Reads>((resolve, reject) => {
     const reads: Reads = { chunks: [], at: [], sentAt: Date.now() };
     const socket = connect(port, '127.0.0.1', () => socket.write(request));
     const timer = setTimeout(() => {
@@ -87,6 +96,7 @@ function callOnSocket(port: number, session: string, ms: number): Promise<Reads>
     socket.on('data', (c: string) => {
       reads.chunks.push(c);
       reads.at.push(Date.now());
+      first();
       if (reads.chunks.join('').endsWith('0\r\n\r\n')) {
         clearTimeout(timer);
         socket.destroy();
@@ -98,29 +108,47 @@ function callOnSocket(port: number, session: string, ms: number): Promise<Reads>
       reject(err);
     });
   });
+  return { firstRead, done };
 }
 
 describe('answerWeb', () => {
-  it("sends a quick call's head, priming event, answer and end in one write", async () => {
+  it("sends a lone call's head and priming event at once, for its client to read while the call runs", async () => {
     const { port, session } = await bridged();
+    // 20 ms, under the hold's bound: a held head would come with the answer
+    const reads = await callOnSocket(port, session, 20).done;
+    expect(reads.chunks.length).toBeGreaterThanOrEqual(2);
+    expect(reads.chunks[0]).toMatch(/^HTTP\/1\.1 200/);
+    expect(reads.chunks[0]).toMatch(/\r\nid: [^\r\n]+\r?\n/);
+    expect(reads.chunks[0]).not.toContain('waited');
+    expect(reads.chunks.join('')).toContain('"text":"waited 20"');
+  });
+
+  it("while another call's stream is open, sends a quick call's head, priming event, answer and end in one write", async () => {
+    const { port, session } = await bridged();
+    const other = callOnSocket(port, session, 500, 10);
+    await other.firstRead;
     // 20 ms: long enough for this process's loop to read the socket in between, were there two writes
-    const reads = await callOnSocket(port, session, 20);
+    const reads = await callOnSocket(port, session, 20).done;
     const all = reads.chunks.join('');
     expect(all).toMatch(/^HTTP\/1\.1 200/);
     expect(all).toMatch(/\r\nid: [^\r\n]+\r?\n/);
     expect(all).toContain('"text":"waited 20"');
     // one write, so one segment on loopback, so one read
     expect(reads.chunks).toHaveLength(1);
+    expect((await other.done).chunks.join('')).toContain('"text":"waited 500"');
   });
 
-  it("sends a slow call's head and priming event before its answer, within the hold's bound", async () => {
+  it("while another call's stream is open, sends a slow call's head and priming event within the hold's bound", async () => {
     const { port, session } = await bridged();
-    const reads = await callOnSocket(port, session, 1_500);
+    const other = callOnSocket(port, session, 500, 10);
+    await other.firstRead;
+    const reads = await callOnSocket(port, session, 1_000).done;
     expect(reads.chunks.length).toBeGreaterThanOrEqual(2);
     expect(reads.chunks[0]).toMatch(/^HTTP\/1\.1 200/);
     expect(reads.chunks[0]).not.toContain('waited');
-    // the head came long before the answer (at 1.5 s), not with it
-    expect(reads.at[reads.at.length - 1]! - reads.at[0]!).toBeGreaterThan(700);
-    expect(reads.chunks.join('')).toContain('"text":"waited 1500"');
+    // the head came long before the answer (at 1 s), not with it
+    expect(reads.at[reads.at.length - 1]! - reads.at[0]!).toBeGreaterThan(500);
+    expect(reads.chunks.join('')).toContain('"text":"waited 1000"');
+    await other.done;
   });
 });
