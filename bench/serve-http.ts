@@ -43,7 +43,8 @@ type Who =
   | 'bareSdk'
   | 'bareFloor'
   | 'base'
-  | 'baseModern';
+  | 'baseModern'
+  | 'bareBase';
 
 async function measure(plan: typeof SERVE_HTTP_PLAN, clients: Partial<Record<Who, Contender>>) {
   for (const c of Object.values(clients) as Contender[]) {
@@ -112,6 +113,7 @@ export async function runServeHttpBench(
     if (base) {
       clients.base = await sdkHttpClient(base, 'fx.');
       clients.baseModern = await modernHttpClient(base, 'fx.');
+      clients.bareBase = await bareHttpClient(base, 'fx.');
     }
     progress(`started in ${((performance.now() - t0) / 1000).toFixed(1)} s; warming up`);
     const calls = await measure(plan, clients);

@@ -6,10 +6,10 @@ import { markdownTable } from './table.js';
 
 /**
  * Call rates of one kind of round: `serve` (2025 session), `modern` (serve, 2026 stateless), `sdk`, `floor`; and
- * `base`/`baseModern`, the same two through another build of serve when one was named (HTTP_BENCH_BASELINE).
+ * `base`/`baseModern`/`bareBase`, the same through another build of serve when one was named (HTTP_BENCH_BASELINE).
  */
 export type HttpRates = Record<'serve' | 'modern' | 'sdk' | 'floor', CallRate[]> &
-  Partial<Record<'bareServe' | 'bareSdk' | 'bareFloor' | 'base' | 'baseModern', CallRate[]>>;
+  Partial<Record<'bareServe' | 'bareSdk' | 'bareFloor' | 'base' | 'baseModern' | 'bareBase', CallRate[]>>;
 
 /** Everything one run measured, raw. */
 export interface HttpFigures {
@@ -131,6 +131,18 @@ function baselineRows(r: HttpRates): string[][] {
       '',
       `this ÷ baseline ${times(perRound(r.serve, r.base, srv))} / ${times(perRound(r.modern, r.baseModern, srv))}`,
     ],
+    ...(r.bareBase && r.bareServe
+      ? [
+          [
+            '   ↳ baseline build, bare client: calls/s; server CPU per call',
+            `${fmt(med(r.bareBase, cps), 0)}/s; ${fmt(med(r.bareBase, srv), 0)} µs`,
+            '',
+            '',
+            '',
+            `this ÷ baseline ${times(perRound(r.bareServe, r.bareBase, cps))}; CPU ${times(perRound(r.bareServe, r.bareBase, srv))}`,
+          ],
+        ]
+      : []),
   ];
 }
 
