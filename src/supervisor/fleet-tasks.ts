@@ -3,6 +3,7 @@ import { isRecord } from '../framing/is-record.js';
 import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import { decodeCursor, encodeCursor, type ResourceCursor } from './resource-cursor.js';
+import { renameTask, type TaskBinding, TaskBook } from './task-book.js';
 
 /** The `tasks/*` requests routed by task id to the server that created the task (`tasks/update`: 2026 only). */
 export type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/cancel' | 'tasks/update';
@@ -10,12 +11,6 @@ export type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/cancel' | 'tasks/
 /** The 2026 tasks extension: declared on each request about a 2026 server's task, and on the call that makes one. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
-
-/** The `_meta` key MCP ties a task's messages and result to it by. */
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-
-/** Task ids remembered at most; the oldest are forgotten first (a server forgets its own after their ttl anyway). */
-export const MAX_TASKS = 10_000;
 
 /** A task in one of these states changes no more. */
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -33,38 +28,13 @@ function page(tasks: Record<string, unknown>[], next: ResourceCursor | undefined
   return { ok: true, server: '', result: { tasks, ...(next ? { nextCursor: encodeCursor(next) } : {}) } };
 }
 
-interface TaskEntry {
-  server: string;
-  /** The id the server gave. */
-  taskId: string;
-  /** The run of the server that created the task: another run does not know it. */
-  conn: McpConnection;
-  /** The task as last heard of (created, got, listed, announced), with the fleet's id. */
-  last?: Record<string, unknown> | undefined;
-  /** Its caller polls for the server's questions (the 2026 tasks extension) instead of the host answering them. */
-  polled?: boolean;
-  /** A 2026 server's task (the tasks extension): its requests declare the extension; it has no `tasks/result`. */
-  modern?: boolean;
-  /** The authorization context the task is bound to: only the same may reach it, list it or hear of it. */
-  owner?: string;
-}
-
-/** How a task a call makes is held: for its caller to poll for its questions, and whose it is. */
-export interface TaskBinding {
-  polled?: boolean | undefined;
-  /** An authorization context (a credential's name, a user): the task is visible to that context alone. */
-  owner?: string | undefined;
-}
-
 /**
- * Tasks (MCP 2025-11-25) across the fleet. Two servers may issue the same task id, so the id a caller sees is
- * `<server id><separator><server's task id>`, and every id handed out is remembered with the server and the
- * run (connection) that created it: requests are routed by that map, never by taking the id apart. A task of a
- * run that is gone (the server restarted or stopped) fails with `TASK_LOST` instead of reaching a server that
- * never heard of it.
+ * Tasks (MCP 2025-11-25, and the 2026 tasks extension) across the fleet, under the fleet's task ids (see
+ * TaskBook): requests are routed to the server and run that made the task. A task of a run that is gone (the
+ * server restarted or stopped) fails with `TASK_LOST` instead of reaching a server that never heard of it.
  */
 export class FleetTasks {
-  private readonly byId = new Map<string, TaskEntry>();
+  private readonly book: TaskBook;
   private readonly listeners = new Set<
     (params: Record<string, unknown>, owner: string | undefined) => void
   >();
@@ -73,13 +43,15 @@ export class FleetTasks {
 
   constructor(
     private order: readonly string[],
-    private readonly separator: string,
+    separator: string,
     private readonly connection: (id: string) => McpConnection | undefined,
     private readonly timeout: (id: string) => number,
     private readonly now: () => number,
     /** The server's `maxResultBytes`: a task's result obeys the same budget as a plain call's. */
     private readonly resultCap: (id: string) => number,
-  ) {}
+  ) {
+    this.book = new TaskBook(separator);
+  }
 
   /** A reload's servers, in the new order; a removed server's tasks end with its run (`TASK_LOST`). */
   reorder(order: readonly string[]): void {
@@ -114,7 +86,7 @@ export class FleetTasks {
         server,
       );
     }
-    const taskId = this.remember(server, task.taskId, conn, task, binding);
+    const taskId = this.book.remember(server, task.taskId, conn, task, binding);
     return { ok: true, server, result: { ...out.result, task: { ...task, taskId } } };
   }
 
@@ -134,22 +106,18 @@ export class FleetTasks {
     }
     if (typeof result.taskId !== 'string')
       return surfaceFailure('INVALID_RESULT', `server '${server}' answered a task without a taskId`, server);
-    const taskId = this.remember(server, result.taskId, conn, result, binding, true);
+    const taskId = this.book.remember(server, result.taskId, conn, result, binding, true);
     return { ok: true, server, result: { ...result, taskId } };
   }
 
-  /**
-   * Whether task `id` is known and bound to `owner` (undefined: a task bound to no one). A task of another
-   * context is, to its caller, a task that does not exist.
-   */
+  /** Whether task `id` is known and bound to `owner` (see TaskBook.ownedBy). */
   ownedBy(id: string, owner: string | undefined): boolean {
-    const entry = this.byId.get(id);
-    return entry !== undefined && entry.owner === owner;
+    return this.book.ownedBy(id, owner);
   }
 
   /** Whether task `id` is a 2026 server's (the tasks extension), a 2025 one's, or unknown. */
   eraOf(id: string): 'modern' | 'legacy' | undefined {
-    const entry = this.byId.get(id);
+    const entry = this.book.get(id);
     return entry === undefined ? undefined : entry.modern ? 'modern' : 'legacy';
   }
 
@@ -158,15 +126,15 @@ export class FleetTasks {
    * questions while its requestor waits on `tasks/result`. Its answer is not kept (the server keeps the result).
    */
   pull(id: string): void {
-    if (this.pulling.has(id) || !this.byId.has(id)) return;
+    if (this.pulling.has(id) || !this.book.get(id)) return;
     this.pulling.add(id);
     void this.request('tasks/result', id).finally(() => this.pulling.delete(id));
   }
 
   /** The fleet's id of `server`'s task `taskId` when its caller polls for its questions; else undefined. */
   polledTask(server: string, taskId: string): string | undefined {
-    const id = `${server}${this.separator}${taskId}`;
-    const entry = this.byId.get(id);
+    const id = this.book.idOf(server, taskId);
+    const entry = this.book.get(id);
     return entry?.polled && entry.server === server && entry.conn === this.connection(server)
       ? id
       : undefined;
@@ -185,7 +153,7 @@ export class FleetTasks {
       owner?: string | undefined;
     } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
-    const entry = this.byId.get(id);
+    const entry = this.book.get(id);
     if (!entry || entry.owner !== opts.owner) return surfaceFailure('UNKNOWN_TASK', `unknown task '${id}'`);
     const { server } = entry;
     const conn = this.connection(server);
@@ -207,7 +175,7 @@ export class FleetTasks {
       entry.modern ? WITH_TASKS : undefined,
     );
     if (!out.ok) return out;
-    const result = this.rename(out.result, id);
+    const result = renameTask(out.result, id);
     if (method !== 'tasks/result') {
       entry.last = result;
       return { ok: true, server, result };
@@ -253,8 +221,8 @@ export class FleetTasks {
       const tasks: Record<string, unknown>[] = [];
       for (const t of Array.isArray(out.result.tasks) ? out.result.tasks : []) {
         if (!isRecord(t) || typeof t.taskId !== 'string') continue;
-        const id = this.remember(server, t.taskId, conn, t);
-        if (this.byId.get(id)?.owner === owner) tasks.push({ ...t, taskId: id });
+        const id = this.book.remember(server, t.taskId, conn, t);
+        if (this.book.get(id)?.owner === owner) tasks.push({ ...t, taskId: id });
       }
       const own = out.result.nextCursor;
       const after = this.order.slice(i + 1).find((s) => this.lister(s) !== undefined);
@@ -292,8 +260,8 @@ export class FleetTasks {
     const conn = this.connection(server);
     const taskId = event.params.taskId;
     if (!conn || typeof taskId !== 'string') return;
-    const id = this.remember(server, taskId, conn, event.params);
-    this.tell({ ...event.params, taskId: id }, this.byId.get(id)?.owner);
+    const id = this.book.remember(server, taskId, conn, event.params);
+    this.tell({ ...event.params, taskId: id }, this.book.get(id)?.owner);
   }
 
   /**
@@ -302,7 +270,7 @@ export class FleetTasks {
    */
   private lost(server: string): void {
     const at = new Date(this.now()).toISOString();
-    for (const entry of this.byId.values()) {
+    for (const entry of this.book.entries()) {
       if (entry.server !== server || !entry.conn.exit || !entry.last) continue;
       if (TERMINAL.has(String(entry.last.status))) continue;
       entry.last = {
@@ -317,48 +285,5 @@ export class FleetTasks {
 
   private tell(params: Record<string, unknown>, owner: string | undefined): void {
     for (const l of this.listeners) l(params, owner);
-  }
-
-  private remember(
-    server: string,
-    taskId: string,
-    conn: McpConnection,
-    task: Record<string, unknown>,
-    binding: TaskBinding = {},
-    modern = false,
-  ): string {
-    const id = `${server}${this.separator}${taskId}`;
-    const prior = this.byId.get(id);
-    this.byId.delete(id);
-    const same = prior?.conn === conn;
-    const keep = binding.polled === true || (prior?.polled === true && same);
-    const era = modern || (prior?.modern === true && same);
-    // Heard of again (listed, announced), a task stays bound to whom it was made for.
-    const owner = binding.owner ?? (same ? prior?.owner : undefined);
-    this.byId.set(id, {
-      server,
-      taskId,
-      conn,
-      last: { ...task, taskId: id },
-      ...(keep ? { polled: true } : {}),
-      ...(era ? { modern: true } : {}),
-      ...(owner !== undefined ? { owner } : {}),
-    });
-    if (this.byId.size > MAX_TASKS) {
-      const oldest = this.byId.keys().next().value;
-      if (oldest !== undefined) this.byId.delete(oldest);
-    }
-    return id;
-  }
-
-  /** A server's answer with its task id (as a Task, or in the related-task `_meta`) replaced by the fleet's. */
-  private rename(result: Record<string, unknown>, id: string): Record<string, unknown> {
-    const out = { ...result };
-    if (typeof out.taskId === 'string') out.taskId = id;
-    const meta = out._meta;
-    if (isRecord(meta) && isRecord(meta[RELATED_TASK])) {
-      out._meta = { ...meta, [RELATED_TASK]: { ...meta[RELATED_TASK], taskId: id } };
-    }
-    return out;
   }
 }
