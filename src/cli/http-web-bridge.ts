@@ -72,6 +72,14 @@ export function handleWith(
 }
 
 /**
+ * How long the first event of a POST's stream may wait for the next. The transport opens every such stream with a
+ * priming event (the id a client resumes from), and the answer of a call follows within a few milliseconds, or
+ * tens when many are in flight: held this long, the head, both events and the stream's end go out in one write
+ * rather than two, and the client reads them once. Anything slower sends what it has when this has passed.
+ */
+const HOLD_FIRST_MS = 50;
+
+/**
  * Answers a session's request through the SDK's web-standard transport, without the fetch adapter its Node
  * transport puts around it (a `Request` proxy and a web body stream per request, a second stream to write the
  * answer): the body is read here and handed over parsed (an `initialize` comes already parsed as `parsed`); a
@@ -84,6 +92,8 @@ export async function answerWeb(
   req: IncomingMessage,
   res: ServerResponse,
   parsed?: unknown,
+  /** How long a POST stream's first event may wait for the next while others are open (tests lengthen it). */
+  holdFirstMs = HOLD_FIRST_MS,
 ): Promise<void> {
   let url: URL;
   try {
@@ -109,7 +119,7 @@ export async function answerWeb(
     raw === undefined
       ? transportRequest(req, url.href, method)
       : new Request(url, { method, headers: webHeaders(req), body: raw.toString('utf8') });
-  await sendWeb(res, await handleWith(transport, request, parsedBody), method === 'POST');
+  await sendWeb(res, await handleWith(transport, request, parsedBody), method === 'POST' ? holdFirstMs : 0);
 }
 
 /** The body, whole up to just past MAX_BODY; the rest is read and dropped, so the connection stays usable. */
@@ -128,14 +138,6 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * How long the first event of a POST's stream may wait for the next. The transport opens every such stream with a
- * priming event (the id a client resumes from), and the answer of a call follows within a few milliseconds, or
- * tens when many are in flight: held this long, the head, both events and the stream's end go out in one write
- * rather than two, and the client reads them once. Anything slower sends what it has when this has passed.
- */
-const HOLD_FIRST_MS = 50;
-
-/**
  * POST event streams of this process still being written. The first event is held only while another is open:
  * with calls in flight the write it saves is CPU every other call waits for (a fifth more calls/s at 16 and 64 in
  * flight), while a lone call is better off with its head sent at once, which its client parses while the call runs.
@@ -144,10 +146,11 @@ let openPostStreams = 0;
 
 /**
  * Writes a fetch `Response`: a body that is not an event stream whole, with its length; an event stream as it
- * comes, the first event of a POST's (`holdFirst`) held, while other POST streams are open, until the next one or
- * HOLD_FIRST_MS.
+ * comes, the first event of a POST's held, while other POST streams are open, until the next one or `holdFirstMs`
+ * (0 for a stream that is not a POST's: never held).
  */
-async function sendWeb(res: ServerResponse, response: Response, holdFirst: boolean): Promise<void> {
+async function sendWeb(res: ServerResponse, response: Response, holdFirstMs: number): Promise<void> {
+  const holdFirst = holdFirstMs > 0;
   const head: Record<string, string | number> = Object.fromEntries(response.headers);
   if (!response.body) {
     res.writeHead(response.status, head).end();
@@ -174,7 +177,7 @@ async function sendWeb(res: ServerResponse, response: Response, holdFirst: boole
   try {
     if (hold) {
       pending = read();
-      await settledWithin(pending, HOLD_FIRST_MS);
+      await settledWithin(pending, holdFirstMs);
       await writeChunk(res, first.value);
     }
     for (;;) {

@@ -24,8 +24,12 @@ afterEach(async () => {
   }
 });
 
-/** A session of the SDK's transport and Server behind answerWeb, as serve runs one; `wait` tool sleeps `ms`. */
-async function bridged(): Promise<{ port: number; session: string }> {
+/**
+ * A session of the SDK's transport and Server behind answerWeb, as serve runs one; `wait` tool sleeps `ms`. The
+ * hold of a stream's first event is `holdMs` (a long one, unless a test is about its bound, so that a loaded
+ * machine's pauses cannot pass for it).
+ */
+async function bridged(holdMs = 5_000): Promise<{ port: number; session: string }> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => 'session-1',
     eventStore: new SessionEventStore(),
@@ -38,7 +42,7 @@ async function bridged(): Promise<{ port: number; session: string }> {
     return { content: [{ type: 'text', text: `waited ${ms}` }] };
   });
   await server.connect(transport);
-  const http = createServer((req, res) => void answerWeb(transport, req, res));
+  const http = createServer((req, res) => void answerWeb(transport, req, res, undefined, holdMs));
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   open.push({ http, transport });
   const port = (http.address() as { port: number }).port;
@@ -114,18 +118,18 @@ function callOnSocket(
 describe('answerWeb', () => {
   it("sends a lone call's head and priming event at once, for its client to read while the call runs", async () => {
     const { port, session } = await bridged();
-    // 20 ms, under the hold's bound: a held head would come with the answer
-    const reads = await callOnSocket(port, session, 20).done;
+    // well under the hold's bound: a held head would come with the answer
+    const reads = await callOnSocket(port, session, 300).done;
     expect(reads.chunks.length).toBeGreaterThanOrEqual(2);
     expect(reads.chunks[0]).toMatch(/^HTTP\/1\.1 200/);
     expect(reads.chunks[0]).toMatch(/\r\nid: [^\r\n]+\r?\n/);
     expect(reads.chunks[0]).not.toContain('waited');
-    expect(reads.chunks.join('')).toContain('"text":"waited 20"');
+    expect(reads.chunks.join('')).toContain('"text":"waited 300"');
   });
 
   it("while another call's stream is open, sends a quick call's head, priming event, answer and end in one write", async () => {
     const { port, session } = await bridged();
-    const other = callOnSocket(port, session, 500, 10);
+    const other = callOnSocket(port, session, 1_000, 10);
     await other.firstRead;
     // 20 ms: long enough for this process's loop to read the socket in between, were there two writes
     const reads = await callOnSocket(port, session, 20).done;
@@ -135,11 +139,11 @@ describe('answerWeb', () => {
     expect(all).toContain('"text":"waited 20"');
     // one write, so one segment on loopback, so one read
     expect(reads.chunks).toHaveLength(1);
-    expect((await other.done).chunks.join('')).toContain('"text":"waited 500"');
+    expect((await other.done).chunks.join('')).toContain('"text":"waited 1000"');
   });
 
   it("while another call's stream is open, sends a slow call's head and priming event within the hold's bound", async () => {
-    const { port, session } = await bridged();
+    const { port, session } = await bridged(50);
     const other = callOnSocket(port, session, 500, 10);
     await other.firstRead;
     const reads = await callOnSocket(port, session, 1_000).done;
