@@ -133,8 +133,8 @@ export class FleetTasks {
 
   /** The fleet's id of `server`'s task `taskId` when its caller polls for its questions; else undefined. */
   polledTask(server: string, taskId: string): string | undefined {
-    const id = this.book.idOf(server, taskId);
-    const entry = this.book.get(id);
+    const id = this.book.find(server, taskId);
+    const entry = id === undefined ? undefined : this.book.get(id);
     return entry?.polled && entry.server === server && entry.conn === this.connection(server)
       ? id
       : undefined;

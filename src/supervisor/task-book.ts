@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isRecord } from '../framing/is-record.js';
 import type { McpConnection } from '../protocol/connection.js';
 
@@ -32,12 +33,15 @@ export interface TaskBinding {
 }
 
 /**
- * The tasks the fleet handed out, by the fleet's id `<server id><separator><server's task id>`: two servers may
- * issue the same id, so each is kept with its server and the run (connection) that created it, and routed by
- * that, never by taking the id apart. At most MAX_TASKS, the oldest forgotten first.
+ * The tasks the fleet handed out, each under an id of the fleet's own, `<server id><separator><random UUID>`:
+ * two servers may issue the same id, and a server's ids may be guessable (MCP asks for task ids no third party
+ * can guess). Each is kept with its server, the server's own id and the run (connection) that created it, and
+ * routed by that, never by taking the id apart. At most MAX_TASKS, the oldest forgotten first.
  */
 export class TaskBook {
   private readonly byId = new Map<string, TaskEntry>();
+  /** `<server>\n<server's task id>` → the fleet's id, for a task heard of again (listed, announced, asking). */
+  private readonly byServerId = new Map<string, string>();
 
   constructor(private readonly separator: string) {}
 
@@ -45,9 +49,9 @@ export class TaskBook {
     return this.byId.get(id);
   }
 
-  /** The fleet's id of `server`'s task `taskId` (known or not). */
-  idOf(server: string, taskId: string): string {
-    return `${server}${this.separator}${taskId}`;
+  /** The fleet's id of `server`'s task `taskId`, when the fleet knows it. */
+  find(server: string, taskId: string): string | undefined {
+    return this.byServerId.get(`${server}\n${taskId}`);
   }
 
   /**
@@ -72,10 +76,14 @@ export class TaskBook {
     binding: TaskBinding = {},
     modern = false,
   ): string {
-    const id = this.idOf(server, taskId);
-    const prior = this.byId.get(id);
-    this.byId.delete(id);
+    const key = `${server}\n${taskId}`;
+    const known = this.byServerId.get(key);
+    const prior = known === undefined ? undefined : this.byId.get(known);
     const same = prior?.conn === conn;
+    // Another run's task of the same server id is another task: it gets an id of its own, and the old one is lost.
+    const id = same && known !== undefined ? known : `${server}${this.separator}${randomUUID()}`;
+    this.byId.delete(id);
+    this.byServerId.set(key, id);
     const keep = binding.polled === true || (prior?.polled === true && same);
     const era = modern || (prior?.modern === true && same);
     // Heard of again (listed, announced), a task stays bound to whom it was made for.
@@ -90,8 +98,12 @@ export class TaskBook {
       ...(owner !== undefined ? { owner } : {}),
     });
     if (this.byId.size > MAX_TASKS) {
-      const oldest = this.byId.keys().next().value;
-      if (oldest !== undefined) this.byId.delete(oldest);
+      const [oldest, gone] = this.byId.entries().next().value ?? [];
+      if (oldest !== undefined && gone !== undefined) {
+        this.byId.delete(oldest);
+        const goneKey = `${gone.server}\n${gone.taskId}`;
+        if (this.byServerId.get(goneKey) === oldest) this.byServerId.delete(goneKey);
+      }
     }
     return id;
   }

@@ -32,13 +32,22 @@ describe('listTasks across the fleet', () => {
       cursor = out.result.nextCursor;
     } while (cursor !== undefined && pages.length < 20);
 
-    // Each server's pages in turn, as the server pages them, under the fleet's ids.
-    const page = (s: string, ...n: number[]) => n.map((i) => `${s}.task-${i}`);
-    const each = (s: string) => [page(s, 1, 2), page(s, 3, 4), page(s, 5)];
-    expect(pages).toEqual([...each('a'), ...each('b'), ...each('c')]);
-    // Every one is a task the fleet can route.
-    const got = await sup.taskRequest('tasks/get', 'b.task-3');
-    expect(got.ok && got.result).toMatchObject({ taskId: 'b.task-3', status: 'completed' });
+    // Each server's pages in turn, as the server pages them, under ids of the fleet's own: the fixture numbers its
+    // tasks (task-1, task-2, …), which anyone could guess; the fleet's are `<server>.<random UUID>`.
+    const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 1, 2, 2, 1, 2, 2, 1]);
+    pages.forEach((p, i) => {
+      const server = ['a', 'b', 'c'][Math.floor(i / 3)]!;
+      for (const id of p) expect(id).toMatch(new RegExp(`^${server}\\.${UUID}$`));
+    });
+    const ids = pages.flat();
+    expect(new Set(ids).size).toBe(15);
+    // Listed again, each task keeps its id; every one is a task the fleet can route.
+    const again = await sup.listTasks();
+    expect(again.ok && again.result.tasks.map((t) => t.taskId)).toEqual(pages[0]);
+    const got = await sup.taskRequest('tasks/get', pages[4]![1]!);
+    expect(got.ok && got.result).toMatchObject({ taskId: pages[4]![1], status: 'completed' });
+    expect(await sup.taskRequest('tasks/get', 'b.task-4')).toMatchObject({ ok: false, code: 'UNKNOWN_TASK' });
 
     for (const bad of ['not a cursor', Buffer.from('{"s":"gone"}').toString('base64url')]) {
       const out = await sup.listTasks({ cursor: bad });
