@@ -2,6 +2,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
+import { declaresTasks, type ModernTasks, tasksRequired } from './gateway-modern-tasks.js';
+import { MAX_WATCHED_TASKS, watchTasks } from './gateway-task-listen.js';
 
 /** The `_meta` key tying each notification of a listen stream to the `subscriptions/listen` request that opened it. */
 export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
@@ -15,6 +17,8 @@ const ListenRequestSchema = z.object({
         promptsListChanged: z.optional(z.boolean()),
         resourcesListChanged: z.optional(z.boolean()),
         resourceSubscriptions: z.optional(z.array(z.string())),
+        /** The tasks extension: tasks to hear `notifications/tasks` of. */
+        taskIds: z.optional(z.array(z.string())),
       }),
     ),
   }),
@@ -27,6 +31,8 @@ export interface ListenOptions {
   tools: () => string;
   debounceMs: number;
   onWarn?: ((message: string) => void) | undefined;
+  /** This client's tasks (the tasks extension), for `notifications.taskIds`. */
+  tasks: ModernTasks;
 }
 
 /**
@@ -38,6 +44,8 @@ export interface ListenOptions {
 export function answerListen(server: Server, sup: Supervisor, opts: ListenOptions): void {
   server.setRequestHandler(ListenRequestSchema, async (request, extra) => {
     const asked = request.params.notifications ?? {};
+    if (asked.taskIds !== undefined && !declaresTasks(request.params))
+      throw tasksRequired('subscriptions/listen');
     const meta = { [SUBSCRIPTION_ID_KEY]: extra.requestId };
     const send = (method: string, params: Record<string, unknown> = {}) =>
       extra
@@ -61,7 +69,21 @@ export function answerListen(server: Server, sup: Supervisor, opts: ListenOption
       offs.push(out.unsubscribe);
     }
     if (uris.length > 0) granted.resourceSubscriptions = uris;
+    // Only tasks this client may reach, and a bounded number of them; an unknown id is simply not granted.
+    const taskIds = [...new Set(asked.taskIds ?? [])]
+      .filter((id) => opts.tasks.known(id))
+      .slice(0, MAX_WATCHED_TASKS);
+    if (asked.taskIds !== undefined) granted.taskIds = taskIds;
     await send('notifications/subscriptions/acknowledged', { notifications: granted });
+    if (taskIds.length > 0) {
+      const watcher = watchTasks(
+        opts.tasks,
+        taskIds,
+        (task) => send('notifications/tasks', task),
+        extra.signal,
+      );
+      offs.push(sup.onTaskStatus((params) => watcher.nudge(String(params.taskId))));
+    }
 
     let tools = opts.tools();
     const timers = new Map<string, NodeJS.Timeout>();

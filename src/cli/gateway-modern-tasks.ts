@@ -90,6 +90,11 @@ export class ModernTasks {
     return { resultType: 'task', ...modernTask(task) } as never;
   }
 
+  /** Whether this client may reach task `taskId` (the fleet knows it, and it is bound to this client's owner). */
+  known(taskId: string): boolean {
+    return this.sup.taskEra(taskId, this.whose) !== undefined;
+  }
+
   /** `tasks/get`: the task, with its result or error inlined once it ended. */
   async get(taskId: string): Promise<never> {
     const got = await this.route('tasks/get', taskId);

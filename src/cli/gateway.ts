@@ -116,6 +116,7 @@ export class Gateway {
       tools: () => JSON.stringify(this.listed()),
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
+      tasks: this.tasks.modern,
     });
     answerDiscover(this.server, {
       info: { name: opts.name, version: opts.version },

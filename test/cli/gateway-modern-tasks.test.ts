@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, ROOT } from './helpers.js';
-import { type HttpServe, MCP_POST, raw, startHttpServe } from './http-helpers.js';
+import { type HttpServe, MCP_POST, raw, sse, startHttpServe } from './http-helpers.js';
+import { until as waitFor } from './serve-helpers.js';
 
 // serve --http over a 2025 server whose tools run as tasks, spoken to by a 2026 client through the tasks
 // extension (SEP-2663): flat task results, tasks/get with the result or error inlined, gated by the extension.
@@ -229,4 +230,64 @@ describe('the 2026 tasks extension through serve --http', () => {
     const hinted = await post('tools/call', { name: 'greet', arguments: { name: 'a' }, task: { ttl: 1000 } });
     expect(hinted.result).toMatchObject({ resultType: 'complete', content: [{ text: 'Hello, a!' }] });
   });
+
+  it('tells a listening client of its tasks with notifications/tasks, each change once, the result inlined at the end', async () => {
+    const created = await post('tools/call', {
+      name: 'slow_compute',
+      arguments: { seconds: 0.4, label: 'w' },
+    });
+    const taskId = created.result!.taskId as string;
+    const meta = (tasks: boolean) => ({
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [EXT]: {} } } : {},
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    });
+    const listen = (tasks: boolean, id: number) =>
+      sse(serve.url, {
+        method: 'POST',
+        headers: { ...MCP_POST, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'subscriptions/listen',
+          params: { notifications: { taskIds: [taskId, 'jobs.unknown'] }, _meta: meta(tasks) },
+        }),
+      });
+    const stream = await listen(true, 41);
+    try {
+      type Message = { method?: string; params: Record<string, unknown> };
+      const messages = () => stream.events.map((e) => JSON.parse(e.data) as Message);
+      const last = await waitFor(
+        () => messages().find((m) => m.method === 'notifications/tasks' && m.params.status === 'completed'),
+        15_000,
+        'the completed task on the listen stream',
+      );
+      const [ack] = messages();
+      expect(ack).toMatchObject({
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { taskIds: [taskId] } },
+      });
+      expect(last.params).toMatchObject({
+        taskId,
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'computed w' }] },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 41 },
+      });
+      expect(last.params).not.toHaveProperty('resultType');
+      const told = messages().filter((m) => m.method === 'notifications/tasks');
+      expect(told.every((m) => m.params.taskId === taskId)).toBe(true);
+      // each state once: no two notifications in a row tell the same status
+      const statuses = told.map((m) => m.params.status);
+      expect(statuses.filter((x, i) => x === statuses[i - 1])).toEqual([]);
+    } finally {
+      stream.close();
+    }
+    // Asking for task notifications without the extension is refused as the extension says.
+    const refused = await listen(false, 42);
+    try {
+      expect(refused.status).toBe(400);
+    } finally {
+      refused.close();
+    }
+  }, 60_000);
 });
