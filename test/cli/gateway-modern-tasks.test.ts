@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, ROOT } from './helpers.js';
-import { type HttpServe, MCP_POST, raw, sse, startHttpServe } from './http-helpers.js';
+import { type HttpServe, MCP_POST, sse, startHttpServe } from './http-helpers.js';
+import { type ModernAnswer, postModern } from './modern-serve-helpers.js';
 import { until as waitFor } from './serve-helpers.js';
 
 // serve --http over a 2025 server whose tools run as tasks, spoken to by a 2026 client through the tasks
@@ -35,33 +36,11 @@ beforeAll(async () => {
 
 afterAll(() => cli.reap());
 
-interface Answer {
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
+type Answer = ModernAnswer;
 
-/** One 2026 request, declaring the tasks extension or not; its JSON-RPC answer (from a JSON or event-stream body). */
-async function post(method: string, params: Record<string, unknown>, tasks = true): Promise<Answer> {
-  const caps = tasks ? { extensions: { [EXT]: {} } } : {};
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientCapabilities': caps,
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  };
-  const name = params.name ?? params.taskId;
-  const res = await raw(serve.url, {
-    method: 'POST',
-    headers: {
-      ...MCP_POST,
-      'MCP-Protocol-Version': MODERN,
-      'Mcp-Method': method,
-      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
-  });
-  const data = res.body.split('\n').filter((l) => l.startsWith('data:'));
-  return JSON.parse(data.length > 0 ? data[data.length - 1]!.slice(5) : res.body) as Answer;
-}
+/** One 2026 request, declaring the tasks extension or not; its JSON-RPC answer. */
+const post = (method: string, params: Record<string, unknown>, tasks = true): Promise<Answer> =>
+  postModern(serve.url, method, params, { tasks });
 
 /** Polls tasks/get until it shows `status` (or the task ended). */
 async function until(taskId: string, status: string, keys = 1): Promise<Record<string, unknown>> {

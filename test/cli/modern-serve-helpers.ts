@@ -2,6 +2,7 @@ import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'vitest';
 import { BIN, type cliProcesses, ROOT } from './helpers.js';
+import { MCP_POST, raw } from './http-helpers.js';
 
 /** Connects an SDK v2 client to `serve CONFIG` over stdio (its trust store beside the config); the pid is reaped. */
 export async function connectV2(
@@ -49,4 +50,42 @@ export async function expectRoundsAnswered(client: RoundClient, asked: string[])
   const prompt = await client.getPrompt({ name: 'm.unlock' });
   expect(prompt.messages[0]?.content).toMatchObject({ text: expect.stringMatching(/^unlocked: /) });
   expect(asked).toEqual(['Go ahead?', 'Open the vault?', 'Unlock?']);
+}
+
+/** A JSON-RPC answer to one 2026 POST, read from a JSON body or from the last `data:` line of an event stream. */
+export interface ModernAnswer {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/**
+ * One 2026 request to `serve --http` with its envelope (declaring the tasks extension unless `tasks` is false) and
+ * the headers the revision asks for (`Mcp-Name` from the params' `name` or `taskId`); `headers` adds to them.
+ */
+export async function postModern(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  opts: { tasks?: boolean; headers?: Record<string, string> } = {},
+): Promise<ModernAnswer> {
+  const caps = opts.tasks === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': caps,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  };
+  const name = params.name ?? params.taskId;
+  const res = await raw(url, {
+    method: 'POST',
+    headers: {
+      ...MCP_POST,
+      ...opts.headers,
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': method,
+      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+  });
+  const data = res.body.split('\n').filter((l) => l.startsWith('data:'));
+  return JSON.parse(data.length > 0 ? data[data.length - 1]!.slice(5) : res.body) as ModernAnswer;
 }

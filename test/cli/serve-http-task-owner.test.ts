@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliProcesses, ensureBuilt, ROOT } from './helpers.js';
 import { type HttpServe, MCP_POST, raw, startHttpServe } from './http-helpers.js';
+import { postModern } from './modern-serve-helpers.js';
 
 // MCP binds a task to the authorization context it was made in: through `serve --http` with two tokens, a task
 // made with one is, to the other, a task that does not exist — in a 2025 session and on the 2026 path alike.
@@ -11,8 +12,6 @@ let serve: HttpServe;
 const TASKS = join(ROOT, 'test', 'fixtures', 'tasks-server.mjs');
 const A = 'token-a-0123456789abcdef';
 const B = 'token-b-0123456789abcdef';
-const MODERN = '2026-07-28';
-const EXT = 'io.modelcontextprotocol/tasks';
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -76,26 +75,8 @@ async function session(
 }
 
 /** One 2026 request of `token`, declaring the tasks extension. */
-async function modern(token: string, method: string, params: Record<string, unknown>): Promise<Answer> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientCapabilities': { extensions: { [EXT]: {} } },
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  };
-  const name = params.name ?? params.taskId;
-  const res = await raw(serve.url, {
-    method: 'POST',
-    headers: {
-      ...MCP_POST,
-      Authorization: `Bearer ${token}`,
-      'MCP-Protocol-Version': MODERN,
-      'Mcp-Method': method,
-      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
-  });
-  return JSON.parse(res.body) as Answer;
-}
+const modern = (token: string, method: string, params: Record<string, unknown>) =>
+  postModern(serve.url, method, params, { headers: { Authorization: `Bearer ${token}` } });
 
 describe('a task through serve --http', () => {
   it('made in a 2025 session is reached and listed with its own token alone', async () => {

@@ -18,6 +18,18 @@ function unread() {
   return new PassThrough({ highWaterMark: 1024, readableHighWaterMark: 1024 });
 }
 
+/** A stream that keeps what each write() was handed, in order. */
+function recorded(): { stream: PassThrough; writes: string[] } {
+  const stream = new PassThrough();
+  const writes: string[] = [];
+  const write = stream.write.bind(stream);
+  stream.write = ((chunk: string | Buffer, cb?: (err?: Error | null) => void) => {
+    writes.push(chunk.toString());
+    return write(chunk, cb);
+  }) as typeof stream.write;
+  return { stream, writes };
+}
+
 describe('OutgoingQueue', () => {
   it('holds messages while the stream asks to wait, and hands them over on drain', async () => {
     const stream = unread();
@@ -46,13 +58,7 @@ describe('OutgoingQueue', () => {
   });
 
   it('writes the lines of one tick to the stream in one write(), in order', async () => {
-    const stream = new PassThrough();
-    const writes: string[] = [];
-    const write = stream.write.bind(stream);
-    stream.write = ((chunk: string | Buffer, cb?: (err?: Error | null) => void) => {
-      writes.push(chunk.toString());
-      return write(chunk, cb);
-    }) as typeof stream.write;
+    const { stream, writes } = recorded();
     const q = new OutgoingQueue(stream, 64 * 1024, () => {});
     for (let i = 0; i < 64; i++) q.write(`{"id":${i}}\n`);
     await new Promise((r) => setImmediate(r));
@@ -65,13 +71,7 @@ describe('OutgoingQueue', () => {
   });
 
   it('writes the lines that callbacks of one turn of the loop queued in one write(), as for POSTs read in one poll', async () => {
-    const stream = new PassThrough();
-    const writes: string[] = [];
-    const write = stream.write.bind(stream);
-    stream.write = ((chunk: string | Buffer, cb?: (err?: Error | null) => void) => {
-      writes.push(chunk.toString());
-      return write(chunk, cb);
-    }) as typeof stream.write;
+    const { stream, writes } = recorded();
     const q = new OutgoingQueue(stream, 64 * 1024, () => {});
     // Two callbacks that run one after the other in one phase of the loop, each queueing a line and awaiting
     // something already done, as the handlers of two sockets read in one poll do.

@@ -1,12 +1,9 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveGroups } from '../../src/process/ledger.js';
-import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+import { eventually, fleetConfig, fleets, jobsServer } from './fleet.js';
 
 // MCP binds a task to the authorization context it was made in: another context must not reach it, list it or
 // hear of it. A 2025-11-25 server of our own whose tasks end after a given time and announce their status.
-const TASKS = join(process.cwd(), 'test', 'fixtures', 'tasks-server.mjs');
-const TIMEOUTS = { startupMs: 10_000, callMs: 10_000, shutdownMs: 1000 };
 
 const f = fleets();
 afterEach(async () => {
@@ -15,10 +12,7 @@ afterEach(async () => {
 });
 
 async function fleet() {
-  const made = f.create(
-    fleetConfig([fixtureServer('jobs', [], { args: [TASKS], allow: ['elicitation'], timeouts: TIMEOUTS })]),
-    { declareTaskQuestions: true },
-  );
+  const made = f.create(fleetConfig([jobsServer()]), { declareTaskQuestions: true });
   await made.sup.start();
   await eventually(() => made.sup.getTool('jobs.slow_compute') !== undefined, 10_000, 'the tools');
   return made.sup;

@@ -48,6 +48,15 @@ export function fixtureServer(id: string, args: string[] = [], over: Over = {}):
   };
 }
 
+/** Our 2025-11-25 tasks fixture (test/fixtures/tasks-server.mjs) as server `jobs`, allowed to ask for elicitation. */
+export function jobsServer(): ServerConfig {
+  return fixtureServer('jobs', [], {
+    args: [join(process.cwd(), 'test', 'fixtures', 'tasks-server.mjs')],
+    allow: ['elicitation'],
+    timeouts: { startupMs: 10_000, callMs: 10_000, shutdownMs: 1000 },
+  });
+}
+
 /** A whole config around some servers. */
 export function fleetConfig(
   servers: ServerConfig[],

@@ -1,14 +1,11 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveGroups } from '../../src/process/ledger.js';
 import type { ServerRequest } from '../../src/supervisor/client-side.js';
 import { MAX_QUESTIONS_PER_TASK, TaskInputs } from '../../src/supervisor/task-inputs.js';
-import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+import { eventually, fleetConfig, fleets, jobsServer } from './fleet.js';
 
 // A 2025-11-25 server whose task asks a question (elicitation/create, sent while tasks/result is open): held for
 // the caller that polls for it when the call asked for that, else answered by the host's handler as ever.
-const TASKS = join(process.cwd(), 'test', 'fixtures', 'tasks-server.mjs');
-const TIMEOUTS = { startupMs: 10_000, callMs: 10_000, shutdownMs: 1000 };
 
 const f = fleets();
 afterEach(async () => {
@@ -17,9 +14,8 @@ afterEach(async () => {
 });
 
 async function fleet(onElicitation?: (r: ServerRequest) => Promise<unknown>) {
-  const server = fixtureServer('jobs', [], { args: [TASKS], allow: ['elicitation'], timeouts: TIMEOUTS });
   const made = f.create(
-    fleetConfig([server]),
+    fleetConfig([jobsServer()]),
     onElicitation ? { onElicitation } : { declareTaskQuestions: true },
   );
   await made.sup.start();

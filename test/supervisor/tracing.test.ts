@@ -77,6 +77,19 @@ function callMetas(log: string, method = 'tools/call'): Array<Record<string, unk
     .map((m) => m.params?._meta);
 }
 
+/** A started fixture with a prompt and a resource, logging what it receives. */
+async function promptsFleet() {
+  const dir = tempDir();
+  dirs.push(dir);
+  const log = join(dir.dir, 'received.jsonl');
+  const { sup } = fleet.create(
+    fleetConfig([fixtureServer('fx', ['--prompts', '1', '--resources', '1', '--log', log])]),
+  );
+  await sup.start();
+  await eventually(() => sup.listPrompts().length > 0, 5000, 'the prompts');
+  return { sup, log };
+}
+
 const named = (name: string) => exporter.getFinishedSpans().filter((s: ReadableSpan) => s.name === name);
 
 describe('OpenTelemetry spans', () => {
@@ -241,14 +254,7 @@ describe('OpenTelemetry spans', () => {
 
   it("sends a prompts/get's and a resources/read's traceparent to the server, its span a child of the caller's", async () => {
     register();
-    const dir = tempDir();
-    dirs.push(dir);
-    const log = join(dir.dir, 'received.jsonl');
-    const { sup } = fleet.create(
-      fleetConfig([fixtureServer('fx', ['--prompts', '1', '--resources', '1', '--log', log])]),
-    );
-    await sup.start();
-    await eventually(() => sup.listPrompts().length > 0, 5000, 'the prompts');
+    const { sup, log } = await promptsFleet();
     const parent = { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16) };
     const trace = { traceparent: `00-${parent.traceId}-${parent.spanId}-01`, baggage: 'k=v' };
     expect((await sup.getPrompt('fx.prompt_1', { topic: 'owls' }, { trace })).ok).toBe(true);
@@ -268,14 +274,7 @@ describe('OpenTelemetry spans', () => {
   });
 
   it("passes the caller's trace context on as given when no tracer is registered", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const log = join(dir.dir, 'received.jsonl');
-    const { sup } = fleet.create(
-      fleetConfig([fixtureServer('fx', ['--prompts', '1', '--resources', '1', '--log', log])]),
-    );
-    await sup.start();
-    await eventually(() => sup.listPrompts().length > 0, 5000, 'the prompts');
+    const { sup, log } = await promptsFleet();
     const trace = { traceparent: `00-${'e'.repeat(32)}-${'f'.repeat(16)}-01` };
     expect((await sup.getPrompt('fx.prompt_1', { topic: 'owls' }, { trace })).ok).toBe(true);
     expect((await sup.readResource('fixture://resource/1', { trace })).ok).toBe(true);
