@@ -1,105 +1,26 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
 import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../framing/json-rpc.js';
-import { type DecodedEvent, type MessageCut, StreamDecoder } from '../framing/stream-decoder.js';
-import type { ContainmentKind } from '../process/containment.js';
+import { type DecodedEvent, StreamDecoder } from '../framing/stream-decoder.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import { StderrLines } from '../process/stderr-lines.js';
-import type { FramePool } from '../workers/frame-pool.js';
-import { type Era, type ProtocolSetting, pinnedEra } from './era.js';
+import type {
+  ConnectionEvent,
+  ConnectionOptions,
+  InitializeResult,
+  RequestOptions,
+} from './connection-types.js';
+import { type Era, pinnedEra } from './era.js';
 import { SupervisorError } from './errors.js';
+import { exitError } from './exit-errors.js';
 import { HttpLink } from './http-link.js';
 import { initializeRequest } from './legacy-handshake.js';
 import { negotiate } from './negotiate.js';
 import { queueFullError, type WriteOutcome } from './outgoing-queue.js';
-import { PendingRequests, type ProgressRequest, type ResultMode } from './pending-requests.js';
+import { PendingRequests } from './pending-requests.js';
 import { type RequestEnvelope, withEnvelope } from './request-meta.js';
 import type { ServerLink } from './server-link.js';
-import { type Forward, ServerRequestHandler } from './server-requests.js';
+import { ServerRequestHandler } from './server-requests.js';
 import { StdioLink } from './stdio-link.js';
-
-export interface ConnectionOptions {
-  serverId: string;
-  command: string;
-  args: readonly string[];
-  cwd: string;
-  /** The child's whole environment (built with buildChildEnv). */
-  env: Record<string, string>;
-  /** A server reached over Streamable HTTP instead: `command`, `args`, `cwd` and `env` are then unused. */
-  remote?: { url: string; headers: Record<string, string> } | undefined;
-  roots?: readonly string[] | undefined;
-  /** Client capabilities declared beside `roots` (sampling, elicitation, roots from the host). */
-  capabilities?: Record<string, unknown> | undefined;
-  /** Answers the server's requests the host takes (sampling, elicitation, roots); others are refused. */
-  forward?: Forward | undefined;
-  startupMs: number;
-  shutdownMs: number;
-  stdinGraceMs?: number;
-  /** How the process is contained (default: the strongest available) and which supervisor's ledger holds it. */
-  containment?: ContainmentKind | undefined;
-  owner?: string | undefined;
-  pool?: FramePool | undefined;
-  maxLineBytes?: number;
-  clientInfo?: { name: string; version: string };
-  /** The MCP era to speak (default `auto`: `server/discover` first, `initialize` if that is not answered as 2026). */
-  protocol?: ProtocolSetting | undefined;
-  /** The era this configuration spoke before: `legacy` skips the probe, `modern` waits the whole startup for it. */
-  eraHint?: Era | undefined;
-  /** Bytes queued for the server's stdin before it counts as not reading (default 16 MiB). */
-  queueBytes?: number;
-  /** Server→client requests answered per second, and the burst allowed (default 100/s, 200). */
-  requestRate?: { perSecond: number; burst: number };
-  /** The clock, in ms, the request rate runs on (default `performance.now`). */
-  now?: () => number;
-  onEvent?: (event: ConnectionEvent) => void;
-}
-
-/** What a connection tells its owner besides call results. */
-export type ConnectionEvent =
-  | { type: 'tools_changed' }
-  | { type: 'resources_changed' }
-  /** `notifications/resources/updated`: a resource this connection subscribed to changed. */
-  | { type: 'resource_updated'; uri: string }
-  | { type: 'prompts_changed' }
-  /** `notifications/subscriptions/acknowledged` (2026): its params as sent (the filter honoured, in `notifications`). */
-  | { type: 'listen_acknowledged'; params: Record<string, unknown> }
-  /** One line the server wrote to stderr (cut and rate-limited); `dropped` lines before it were not passed on. */
-  | { type: 'stderr'; line: string; dropped: number }
-  /** A `notifications/message` from the server: its params as sent (level, logger?, data). */
-  | { type: 'log'; params: Record<string, unknown> }
-  | { type: 'refused'; method: string }
-  /** `notifications/tasks/status`: its params as sent (a Task: taskId, status, …). */
-  | { type: 'task_status'; params: Record<string, unknown> }
-  | { type: 'call_timeout'; method: string }
-  /** The server answered a request of ours (a result, an error or an oversize line): it is alive. */
-  | { type: 'call_ok'; method: string }
-  | { type: 'oversize'; bytes: number }
-  /** A large notification or list page arrived cut to its caps (see line-summary.ts): what was left out. */
-  | { type: 'message_cut'; cut: MessageCut }
-  /** The server stopped reading: `queuedBytes` waited for it, over the bound. It is to be treated as wedged. */
-  | { type: 'queue_full'; queuedBytes: number; limitBytes: number }
-  /** Requests beyond the server's rate get an error from now on; reported once per run of refusals. */
-  | { type: 'rate_limited'; method: string }
-  | { type: 'exit'; exit: ExitInfo };
-
-export interface InitializeResult {
-  protocolVersion: string;
-  serverInfo?: { name?: string; version?: string };
-  capabilities: Record<string, unknown>;
-  instructions?: string;
-}
-
-export interface RequestOptions {
-  timeoutMs: number;
-  signal?: AbortSignal | undefined;
-  result?: { mode: ResultMode; maxBytes: number; structuredRequired?: boolean } | undefined;
-  /** Asks the server for progress on this request (our id is the token); each update restarts the timeout. */
-  progress?: ProgressRequest | undefined;
-  /**
-   * Client capabilities this one request declares beside the connection's (to a 2026 server, which is told per
-   * request): what the caller can answer if the server asks for input (elicitation, sampling, roots).
-   */
-  capabilities?: Record<string, unknown> | undefined;
-}
 
 /**
  * One live JSON-RPC connection to one MCP server — a process over stdio, or a session over Streamable HTTP (see
@@ -442,37 +363,8 @@ function spawnFor(opts: ConnectionOptions): ServerProcess {
   });
 }
 
-/** Describes an exit as the error every affected call resolves with. */
-export function exitError(exit: ExitInfo, when: string): SupervisorError {
-  if (exit.linkError) return linkExitError(exit, when);
-  if (exit.reason === 'spawn_failed') {
-    return new SupervisorError(
-      'SPAWN_FAILED',
-      `server could not be spawned: ${exit.error ?? 'unknown error'}`,
-    );
-  }
-  const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-  const tail = exit.stderrTail ? `; stderr: ${lastLine(exit.stderrTail)}` : '';
-  return new SupervisorError('SERVER_EXITED', `server exited (${how}) ${when}${tail}`);
-}
-
-/** A remote server's end: it could not be reached (CONNECT_FAILED) or was lost (SERVER_DISCONNECTED). */
-function linkExitError(exit: ExitInfo, when: string): SupervisorError {
-  const e = exit.linkError!;
-  if (exit.reason === 'connect_failed') {
-    return new SupervisorError('CONNECT_FAILED', `could not connect to ${e.url} ${when}: ${e.detail}`);
-  }
-  const what = exit.reason === 'session_lost' ? 'lost our session' : 'disconnected';
-  return new SupervisorError('SERVER_DISCONNECTED', `server ${what} ${when}: ${e.detail}`);
-}
-
 function isParams(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function lastLine(text: string): string {
-  const i = text.lastIndexOf('\n');
-  return (i < 0 ? text : text.slice(i + 1)).slice(0, 200);
 }
 
 /** Client capabilities without the kinds of input a server may ask for (elicitation, sampling, roots). */

@@ -1,5 +1,5 @@
 import { METHOD_NOT_FOUND } from '../framing/json-rpc.js';
-import type { InitializeResult } from './connection.js';
+import type { InitializeResult } from './connection-types.js';
 import { MODERN_PROTOCOL_VERSION } from './era.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import { SERVER_INFO_META } from './request-meta.js';

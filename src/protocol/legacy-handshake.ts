@@ -1,4 +1,4 @@
-import type { InitializeResult } from './connection.js';
+import type { InitializeResult } from './connection-types.js';
 import { UNSUPPORTED_PROTOCOL_VERSION } from './discover.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION } from './protocol-version.js';

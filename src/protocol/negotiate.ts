@@ -1,4 +1,4 @@
-import type { InitializeResult } from './connection.js';
+import type { InitializeResult } from './connection-types.js';
 import { type DiscoverVerdict, verdictOfError, verdictOfResult } from './discover.js';
 import { type Era, MODERN_PROTOCOL_VERSION, probeBoundMs } from './era.js';
 import { SupervisorError } from './errors.js';

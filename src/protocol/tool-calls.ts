@@ -11,7 +11,8 @@ import {
   outcomeResult,
   outcomeText,
 } from './call-outcome.js';
-import type { McpConnection, RequestOptions } from './connection.js';
+import type { McpConnection } from './connection.js';
+import type { RequestOptions } from './connection-types.js';
 import { SupervisorError } from './errors.js';
 import type { ToolResultValue } from './pending-requests.js';
 import { traceMeta } from './request-meta.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import type { SupervisorActorRef, SupervisorMachineEvent } from '../machines/supervisor.machine.js';
 import { type ContainmentKind, chooseContainment } from '../process/containment.js';
-import type { ConnectionEvent } from '../protocol/connection.js';
+import type { ConnectionEvent } from '../protocol/connection-types.js';
 import { TrustGate } from '../trust/trust-gate.js';
 import { FramePool } from '../workers/frame-pool.js';
 import { CallRecords } from './call-records.js';

@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config/types.js';
-import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import type { McpConnection } from '../protocol/connection.js';
+import type { ConnectionEvent } from '../protocol/connection-types.js';
 import type { HeldName } from '../registry/name-claims.js';
 import type { CacheHint } from './list-hints.js';
 import type { HostInput, InputOptions } from './prompt-input.js';

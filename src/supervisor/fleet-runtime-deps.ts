@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/types.js';
 import type { ContainmentKind } from '../process/containment.js';
-import type { ConnectionEvent } from '../protocol/connection.js';
+import type { ConnectionEvent } from '../protocol/connection-types.js';
 import type { ListedTool } from '../protocol/tool-calls.js';
 import type { ListingCut } from '../protocol/tool-listing.js';
 import type { TrustGate } from '../trust/trust-gate.js';

@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config/types.js';
 import { resultKind } from '../framing/result-type.js';
-import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import type { McpConnection } from '../protocol/connection.js';
+import type { ConnectionEvent } from '../protocol/connection-types.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import { clampTimeout } from './call-input.js';

@@ -1,6 +1,7 @@
 import { capToolResult } from '../framing/cap-result.js';
 import { isRecord } from '../framing/is-record.js';
-import type { ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import type { McpConnection } from '../protocol/connection.js';
+import type { ConnectionEvent } from '../protocol/connection-types.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import { decodeCursor, encodeCursor, type ResourceCursor } from './resource-cursor.js';
 import { renameTask, type TaskBinding, TaskBook } from './task-book.js';

@@ -9,7 +9,8 @@ import type {
 } from '../machines/server.machine.js';
 import { buildChildEnv } from '../process/child-env.js';
 import type { ContainmentKind } from '../process/containment.js';
-import { type ConnectionEvent, McpConnection } from '../protocol/connection.js';
+import { McpConnection } from '../protocol/connection.js';
+import type { ConnectionEvent } from '../protocol/connection-types.js';
 import type { EraCache } from '../protocol/era.js';
 import { RemoteError, SupervisorError } from '../protocol/errors.js';
 import type { ListedTool } from '../protocol/tool-calls.js';

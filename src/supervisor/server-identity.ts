@@ -1,4 +1,4 @@
-import type { InitializeResult } from '../protocol/connection.js';
+import type { InitializeResult } from '../protocol/connection-types.js';
 
 /** Instructions longer than this are cut: the text comes from the server and ends up in every client's context. */
 export const MAX_INSTRUCTIONS_BYTES = 16 * 1024;

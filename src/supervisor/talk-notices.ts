@@ -1,5 +1,5 @@
 import { describeMessageCut } from '../framing/message-cut.js';
-import type { ConnectionEvent } from '../protocol/connection.js';
+import type { ConnectionEvent } from '../protocol/connection-types.js';
 import { describeCut, type ListingCut } from '../protocol/tool-listing.js';
 import type { NoticeCode } from './types.js';
 

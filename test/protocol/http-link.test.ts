@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ConnectionOptions, McpConnection } from '../../src/protocol/connection.js';
+import { McpConnection } from '../../src/protocol/connection.js';
+import type { ConnectionOptions } from '../../src/protocol/connection-types.js';
 import { SupervisorError } from '../../src/protocol/errors.js';
 import { httpFixtures } from '../fixtures/http-fixture.js';
 

@@ -4,11 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildChildEnv } from '../../src/process/child-env.js';
 import { liveGroups, procStat, reapAll } from '../../src/process/ledger.js';
-import {
-  type ConnectionEvent,
-  type ConnectionOptions,
-  McpConnection,
-} from '../../src/protocol/connection.js';
+import { McpConnection } from '../../src/protocol/connection.js';
+import type { ConnectionEvent, ConnectionOptions } from '../../src/protocol/connection-types.js';
 
 /** The fixture MCP server's path. */
 export const FIXTURE = fileURLToPath(new URL('../fixtures/mcp-server.mjs', import.meta.url));
