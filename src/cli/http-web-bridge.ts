@@ -15,7 +15,7 @@ const HOP_HEADERS = new Set([
 ]);
 
 /** A request's headers as fetch `Headers`, but those of the connection and of the body as it came. */
-export function webHeaders(req: IncomingMessage): Headers {
+function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
