@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpuTicks, stolenText } from './lib/steal.js';
 
 interface Bench {
   name: string;
@@ -69,8 +70,10 @@ export async function runAllBenches(): Promise<number> {
   for (const bench of BENCHES) {
     console.log(`\n## bench: ${bench.name}\n`);
     const t0 = performance.now();
+    const ticks = cpuTicks();
     const code = await runChild(bench);
-    console.log(`\n(${bench.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s, exit ${code})`);
+    const took = ((performance.now() - t0) / 1000).toFixed(0);
+    console.log(`\n(${bench.name}: ${took} s, exit ${code}${stolenText(ticks, cpuTicks())})`);
     if (code !== 0) failed++;
   }
   return failed === 0 ? 0 : 1;

@@ -166,6 +166,14 @@ function tableRows(f: VsSdkFigures): string[][] {
       { op: '≤', value: 0.4, unit: '×' },
     ),
     compare(
+      // the p99 of a client that does nothing but read: the least any client reading the pipe can reach this run
+      '   ↳ floor: read the pipe, count newlines',
+      med(f.big.floor, (b) => b.p99Ms),
+      med(f.big.sdk, (b) => b.p99Ms),
+      ' ms',
+      1,
+    ),
+    compare(
       '   ↳ event-loop delay max',
       med(f.big.ours, (b) => b.maxMs),
       med(f.big.sdk, (b) => b.maxMs),
