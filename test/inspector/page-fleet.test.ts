@@ -2,15 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FleetPhase } from '../../src/inspector/page-data.js';
 import { toStatechart } from '../../src/inspector/statechart.js';
-import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
+import { startUiServer } from '../../src/inspector/ui-server.js';
 import { serverMachine } from '../../src/machines/server.machine.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
-import { CHROMIUM_START_MS, hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
+import { hasChromium, warnIfNoChromium } from '../cli/browser.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
+import { usePageHarness } from './page-harness.js';
 
 warnIfNoChromium(
   'The inspector page was NOT checked against a real fleet and docs/ui.png was NOT refreshed.',
@@ -55,29 +55,15 @@ const fleet = fleets();
 const cleanup: Array<() => void> = [];
 
 describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromium', () => {
-  let browser: Browser;
-  let ui: UiServer | undefined;
-  let page: Page | undefined;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, CHROMIUM_START_MS);
-  afterEach(async () => {
-    await page?.close();
-    page = undefined;
-    await ui?.close();
-    ui = undefined;
+  const h = usePageHarness(async () => {
     await fleet.reap();
     for (const c of cleanup.splice(0)) c();
   });
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   const text = async (testId: string): Promise<string> =>
-    (await page!.getByTestId(testId).textContent()) ?? '';
+    (await h.page!.getByTestId(testId).textContent()) ?? '';
   const active = (key: string): Promise<string | null> =>
-    page!.getByTestId(`chart-node-${key}`).getAttribute('data-active');
+    h.page!.getByTestId(`chart-node-${key}`).getAttribute('data-active');
 
   it('shows every server on one screen, lights the selected one, shows its calls, and says stopped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-supervisor-page-'));
@@ -94,7 +80,7 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
     );
     const { sup } = fleet.create(fleetConfig(servers));
     let phase: FleetPhase = 'running';
-    ui = await startUiServer({
+    h.ui = await startUiServer({
       status: () => sup.status(),
       subscribe: (l) => sup.subscribe(l),
       listTools: () => sup.listTools(),
@@ -102,13 +88,13 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
       phase: () => phase,
       statechart: toStatechart(serverMachine),
     });
-    page = await browser.newPage({ viewport: { width: 1480, height: 1000 } });
+    h.page = await h.browser.newPage({ viewport: { width: 1480, height: 1000 } });
     const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
+    h.page.on('pageerror', (e) => problems.push(e.message));
+    h.page.on('console', (m) => {
       if (m.type() === 'error') problems.push(m.text());
     });
-    await page.goto(ui.url);
+    await h.page.goto(h.ui.url);
     await sup.start();
 
     for (const id of USED)
@@ -116,20 +102,20 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
     expect(await text('server-restarts-slack')).toBe('1');
     expect(await text('server-exit-jira')).toContain('exit code 2');
     // One chart, not one per card; every card inside the first screen.
-    expect(await page.locator('svg.statechart').count()).toBe(1);
+    expect(await h.page.locator('svg.statechart').count()).toBe(1);
     for (const id of USED) {
-      const box = await page.getByTestId(`server-card-${id}`).boundingBox();
+      const box = await h.page.getByTestId(`server-card-${id}`).boundingBox();
       expect(box, id).not.toBeNull();
       expect(box!.y + box!.height, id).toBeLessThanOrEqual(1000);
     }
     // The chart names states, never xstate's generated ids.
-    expect(await page.locator('svg.statechart').textContent()).not.toMatch(/\d+\.server\.|xstate\./);
+    expect(await h.page.locator('svg.statechart').textContent()).not.toMatch(/\d+\.server\.|xstate\./);
 
-    await page.getByTestId('server-card-search').click();
+    await h.page.getByTestId('server-card-search').click();
     await expect.poll(() => text('detail-id')).toBe('search');
     expect(await active('ready')).toBe('true');
-    expect(await page.locator('svg.statechart g.n[data-active="true"]').count()).toBe(1);
-    expect(await page.getByTestId('chart-node-running').getAttribute('data-contains-active')).toBe('true');
+    expect(await h.page.locator('svg.statechart g.n[data-active="true"]').count()).toBe(1);
+    expect(await h.page.getByTestId('chart-node-running').getAttribute('data-contains-active')).toBe('true');
     expect(await text('chart-for')).toContain('search: ready');
     await expect.poll(() => text('detail-logs')).toContain('spam line 1');
     await expect.poll(() => text('detail-tools')).toContain('search.echo');
@@ -137,47 +123,47 @@ describe.skipIf(!hasChromium)('inspector page on a real fleet in headless Chromi
 
     expect(await sup.callToolOutcome('search.echo', { text: 'héllo' })).toEqual({ ok: true, text: 'héllo' });
     await expect
-      .poll(() => page!.getByTestId('call-row').first().textContent())
+      .poll(() => h.page!.getByTestId('call-row').first().textContent())
       .toMatch(/search\.echo.*OK6 B/);
     expect(await sup.callToolOutcome('search.fail', { message: 'no index' })).toMatchObject({
       code: 'TOOL_ERROR',
     });
     await expect
-      .poll(() => page!.getByTestId('call-row').first().textContent())
+      .poll(() => h.page!.getByTestId('call-row').first().textContent())
       .toMatch(/search\.fail.*TOOL_ERROR/);
 
     // A crash: the restart timeline gets the exit and the return, and the chart shows the way back.
     const before = sup.status().find((s) => s.id === 'search')!.pid!;
     expect(await sup.callToolOutcome('search.crash', { code: 3 })).toMatchObject({ code: 'SERVER_EXITED' });
     await expect
-      .poll(() => page!.getByTestId('restart-row').allTextContents(), { timeout: 10_000 })
+      .poll(() => h.page!.getByTestId('restart-row').allTextContents(), { timeout: 10_000 })
       .toEqual([
         expect.stringMatching(/→ ready/),
         expect.stringMatching(/→ backoff/),
         expect.stringMatching(/exit code 3/),
       ]);
     await expect.poll(() => active('ready')).toBe('true');
-    expect(await page.getByTestId('chart-node-backoff').getAttribute('data-trail')).not.toBeNull();
+    expect(await h.page.getByTestId('chart-node-backoff').getAttribute('data-trail')).not.toBeNull();
     await expect.poll(() => text('server-restarts-search')).toBe('1');
     expect(Number(await text('server-pid-search'))).not.toBe(before);
 
     // Another server's card lights its own state; search's calls are not shown for it.
-    await page.getByTestId('server-card-git').click();
+    await h.page.getByTestId('server-card-git').click();
     await expect.poll(() => text('detail-id')).toBe('git');
-    expect(await page.getByTestId('call-row').count()).toBe(0);
-    await page.getByTestId('server-card-search').click();
-    await expect.poll(() => page!.getByTestId('call-row').count()).toBe(3);
+    expect(await h.page.getByTestId('call-row').count()).toBe(0);
+    await h.page.getByTestId('server-card-search').click();
+    await expect.poll(() => h.page!.getByTestId('call-row').count()).toBe(3);
 
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT });
+    await h.page.screenshot({ path: SCREENSHOT });
 
-    expect(await page.getByTestId('fleet-phase').getAttribute('data-phase')).toBe('running');
+    expect(await h.page.getByTestId('fleet-phase').getAttribute('data-phase')).toBe('running');
     phase = 'stopping';
     await stopFleet(sup);
     phase = 'stopped';
-    await ui.close();
-    ui = undefined;
-    await expect.poll(() => page!.getByTestId('fleet-phase').getAttribute('data-phase')).toBe('stopped');
+    await h.ui.close();
+    h.ui = undefined;
+    await expect.poll(() => h.page!.getByTestId('fleet-phase').getAttribute('data-phase')).toBe('stopped');
     expect(await text('fleet-phase')).toBe('fleet stopped');
     expect(await text('server-state-search')).toBe('stopped');
     expect(await text('summary')).toBe(

@@ -1,29 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
+import { describe, expect, it } from 'vitest';
+import { startUiServer } from '../../src/inspector/ui-server.js';
 import type { ServerStatus } from '../../src/supervisor/types.js';
-import { CHROMIUM_START_MS, hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
+import { hasChromium, warnIfNoChromium } from '../cli/browser.js';
 import { FakeSource } from './fake-source.js';
+import { usePageHarness } from './page-harness.js';
 
 warnIfNoChromium('inspector identity test');
 
 describe.skipIf(!hasChromium)('inspector page: what each server said of itself', () => {
-  let browser: Browser;
-  let ui: UiServer | undefined;
-  let page: Page | undefined;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, CHROMIUM_START_MS);
-  afterEach(async () => {
-    await page?.close();
-    page = undefined;
-    await ui?.close();
-    ui = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const h = usePageHarness();
 
   it('shows serverInfo, protocol and capabilities, and the instructions as text, never as markup', async () => {
     const now = Date.now();
@@ -44,21 +29,21 @@ describe.skipIf(!hasChromium)('inspector page: what each server said of itself',
       },
       { id: 'fx', state: 'spawning', restarts: 0, since: now, tools: 0 },
     ];
-    ui = await startUiServer(new FakeSource(fleet));
-    page = await browser.newPage();
-    await page.goto(ui.url);
-    await page.getByTestId('server-card-ev').waitFor();
+    h.ui = await startUiServer(new FakeSource(fleet));
+    h.page = await h.browser.newPage();
+    await h.page.goto(h.ui.url);
+    await h.page.getByTestId('server-card-ev').waitFor();
     // The first server is selected: its detail pane says what it said of itself.
     await expect
-      .poll(() => page!.getByTestId('detail-info').textContent())
+      .poll(() => h.page!.getByTestId('detail-info').textContent())
       .toBe('everything 2.0.0 \u00b7 MCP 2025-11-25 \u00b7 prompts, tools');
-    expect(await page.getByTestId('detail-instructions').textContent()).toBe(
+    expect(await h.page.getByTestId('detail-instructions').textContent()).toBe(
       'Use <b id="injected">echo</b> first.',
     );
-    expect(await page.locator('#injected').count()).toBe(0);
+    expect(await h.page.locator('#injected').count()).toBe(0);
     // Before its handshake a server has said nothing.
-    await page.getByTestId('server-card-fx').click();
-    await expect.poll(() => page!.getByTestId('detail-info').textContent()).toBe('no handshake yet');
-    expect(await page.getByTestId('detail-instructions').textContent()).toBe('(none)');
+    await h.page.getByTestId('server-card-fx').click();
+    await expect.poll(() => h.page!.getByTestId('detail-info').textContent()).toBe('no handshake yet');
+    expect(await h.page.getByTestId('detail-instructions').textContent()).toBe('(none)');
   });
 });

@@ -1,10 +1,11 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { startUiServer, type UiServer } from '../../src/inspector/ui-server.js';
 import type { ServerStatus } from '../../src/supervisor/types.js';
-import { CHROMIUM_START_MS, hasChromium, launchChromium, warnIfNoChromium } from '../cli/browser.js';
+import { hasChromium, warnIfNoChromium } from '../cli/browser.js';
 import { FakeSource, sampleFleet } from './fake-source.js';
+import { usePageHarness } from './page-harness.js';
 
 warnIfNoChromium('The inspector page was NOT checked in a real browser.');
 
@@ -89,29 +90,13 @@ async function relay(
 }
 
 describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
-  let browser: Browser;
-  let ui: UiServer | undefined;
-  let page: Page | undefined;
   const requests: string[] = [];
   const problems: string[] = [];
   const cleanups: Array<() => Promise<void> | void> = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, CHROMIUM_START_MS);
-
-  afterEach(async () => {
-    await page?.close();
-    page = undefined;
-    await ui?.close();
-    ui = undefined;
+  const h = usePageHarness(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
     requests.length = 0;
     problems.length = 0;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   async function open(
@@ -119,16 +104,16 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     beforeVisit?: () => void,
     url?: (ui: UiServer) => string,
   ): Promise<Page> {
-    ui = await startUiServer(source);
+    h.ui = await startUiServer(source);
     beforeVisit?.();
-    page = await browser.newPage({ viewport: { width: 1480, height: 1000 } });
-    page.on('request', (r) => requests.push(r.url()));
-    page.on('console', (m) => {
+    h.page = await h.browser.newPage({ viewport: { width: 1480, height: 1000 } });
+    h.page.on('request', (r) => requests.push(r.url()));
+    h.page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
     });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(url ? url(ui) : ui.url);
-    return page;
+    h.page.on('pageerror', (e) => problems.push(e.message));
+    await h.page.goto(url ? url(h.ui) : h.ui.url);
+    return h.page;
   }
 
   const attr = (p: Page, testId: string, name: string): Promise<string | null> =>
@@ -200,26 +185,26 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     expect(await text(p, 'server-exit-search')).toContain('last exit: exit code 1');
     expect(await attr(p, 'connection', 'data-state')).toBe('live');
 
-    const origin = new URL(ui!.url).origin;
+    const origin = new URL(h.ui!.url).origin;
     expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:'))).toEqual([]);
     // Every request of the page carries the run's token: the page keeps it for its own fetches and stream.
     const own = requests.filter((u) => u.startsWith(origin));
     expect(own.length).toBeGreaterThanOrEqual(3);
-    for (const u of own) expect(new URL(u).searchParams.get('token'), u).toBe(ui!.token);
+    for (const u of own) expect(new URL(u).searchParams.get('token'), u).toBe(h.ui!.token);
     expect(problems).toEqual([]);
   });
 
   it('says so in the header when the stream is lost, comes back, and says stopped when the fleet stopped', async () => {
     const source = new FakeSource(sampleFleet());
     source.fleetPhase = 'running';
-    ui = await startUiServer(source);
-    const front = await relay(ui.port);
+    h.ui = await startUiServer(source);
+    const front = await relay(h.ui.port);
     cleanups.push(() => front.cut());
-    page = await browser.newPage();
-    const url = new URL(ui.url);
+    h.page = await h.browser.newPage();
+    const url = new URL(h.ui.url);
     url.port = String(front.port);
-    await page.goto(url.href);
-    const p = page;
+    await h.page.goto(url.href);
+    const p = h.page;
     await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('running');
     expect(await attr(p, 'connection', 'data-state')).toBe('live');
 
@@ -238,8 +223,8 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     // The host stops its fleet, then the inspector: the page's last word is the fleet's, not a lost line.
     source.fleetPhase = 'stopped';
     for (const s of source.servers) s.state = 'stopped';
-    await ui.close();
-    ui = undefined;
+    await h.ui.close();
+    h.ui = undefined;
     await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('stopped');
     expect(await text(p, 'fleet-phase')).toBe('fleet stopped');
     expect(await text(p, 'summary')).toBe('3 servers \u00b7 3 stopped');
@@ -269,20 +254,20 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
 
     // Its host closes the inspector while the fleet runs on: the page can no longer say the fleet is running.
     await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('running');
-    await ui!.close();
-    ui = undefined;
+    await h.ui!.close();
+    h.ui = undefined;
     await expect.poll(() => attr(p, 'fleet-phase', 'data-phase')).toBe('closed');
     expect(await text(p, 'fleet-phase')).toBe('inspector closed');
   });
 
   it('shows nothing of the fleet to a page opened without the token', async () => {
     const source = new FakeSource(sampleFleet());
-    ui = await startUiServer(source);
-    page = await browser.newPage();
-    const response = await page.goto(new URL(ui.url).origin);
+    h.ui = await startUiServer(source);
+    h.page = await h.browser.newPage();
+    const response = await h.page.goto(new URL(h.ui.url).origin);
     expect(response?.status()).toBe(403);
-    expect(await page.content()).not.toContain('search');
-    expect(await page.getByTestId('fleet').count()).toBe(0);
+    expect(await h.page.content()).not.toContain('search');
+    expect(await h.page.getByTestId('fleet').count()).toBe(0);
   });
 
   it('renders hostile ids and stderr as text, never as markup', async () => {
