@@ -12,13 +12,13 @@ export function warnIfNoChromium(what: string): void {
   console.warn(`\n${bar}\n#  BROWSER TEST DID NOT RUN: ${CHROMIUM} does not exist.\n#  ${what}\n${bar}\n`);
 }
 
-/** Headless Chromium with no network chatter of its own (this machine's network is closed). */
 /**
  * The bound on a test file's Chromium start (its `beforeAll`): the first start reads a few hundred MiB from disk,
  * which on a loaded machine alone took over 20 s.
  */
 export const CHROMIUM_START_MS = 60_000;
 
+/** Headless Chromium that makes no requests of its own: a test talks to loopback only. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
