@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_START_MS, hasChromium, launchChromium, warnIfNoChromium } from './browser.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { usePageHarness } from '../inspector/page-harness.js';
+import { hasChromium, warnIfNoChromium } from './browser.js';
 import { allGone, cliProcesses, ensureBuilt, pidOf, ROOT, writeFixtureConfig } from './helpers.js';
 
 warnIfNoChromium('`run --ui` was NOT checked end to end.');
@@ -12,11 +12,7 @@ afterEach(() => cli.reap());
 beforeAll(() => ensureBuilt(), 120_000);
 
 describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, CHROMIUM_START_MS);
-  afterAll(() => browser?.close());
+  const h = usePageHarness();
 
   it('serves the live fleet on 127.0.0.1: cards, a crash and its restart, and the lit statechart', async () => {
     const dir = cli.tempDir();
@@ -35,7 +31,8 @@ describe.skipIf(!hasChromium)('run --ui end to end in headless Chromium', () => 
     const built = readFileSync(join(ROOT, 'dist', 'inspector', 'browser', 'page.js'));
     expect(Buffer.from(await script.arrayBuffer()).equals(built)).toBe(true);
     await run.waitFor(/msg=started/);
-    const page = await browser.newPage();
+    const page = await h.browser.newPage();
+    h.page = page;
     await page.goto(url);
     await expect.poll(() => page.getByTestId('server-state-alpha').textContent()).toContain('ready');
     await expect.poll(() => page.getByTestId('server-state-beta').textContent()).toContain('ready');
