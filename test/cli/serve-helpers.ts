@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, type cliProcesses, FIXTURE, ROOT, sleep } from './helpers.js';
+import { afterEach, beforeAll } from 'vitest';
+import { BIN, cliProcesses, ensureBuilt, FIXTURE, ROOT, sleep } from './helpers.js';
 
 export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const q = (s: string) => JSON.stringify(s);
@@ -38,6 +39,22 @@ export function writeConfig(dir: string, extra: ConfigExtra = {}): { config: str
     ].join('\n'),
   );
   return { config, log };
+}
+
+/**
+ * A test file's CLI processes and the SDK clients its tests open. Registers the build before the first test and,
+ * after each test, closes every client and reaps every process, so a failed test leaves nothing running.
+ */
+export function serveClients(): { cli: ReturnType<typeof cliProcesses>; clients: Client[] } {
+  const cli = cliProcesses();
+  const clients: Client[] = [];
+  beforeAll(ensureBuilt, 120_000);
+  afterEach(async () => {
+    // A client whose serve already died fails to close: that must not keep the processes from being reaped.
+    await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+    await cli.reap();
+  });
+  return { cli, clients };
 }
 
 export async function connect(

@@ -1,21 +1,14 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
   McpError,
   PromptListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliProcesses, ensureBuilt, writeFixtureConfig } from './helpers.js';
-import { connect, directEverything, until, writeConfig } from './serve-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { writeFixtureConfig } from './helpers.js';
+import { connect, directEverything, serveClients, until, writeConfig } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 async function rejection(p: Promise<unknown>): Promise<McpError> {
   const err = await p.then(

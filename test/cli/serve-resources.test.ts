@@ -1,22 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   McpError,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliProcesses, ensureBuilt, pidOf, writeFixtureConfig } from './helpers.js';
-import { connect, directEverything, until, writeConfig } from './serve-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { pidOf, writeFixtureConfig } from './helpers.js';
+import { connect, directEverything, serveClients, until, writeConfig } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 /** A client of `serve` that records every resources notification it gets. */
 async function front(config: string) {

@@ -10,17 +10,11 @@ import {
   McpError,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliProcesses, ensureBuilt, writeFixtureConfig } from './helpers.js';
-import { connect, directEverything, EVERYTHING, until } from './serve-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { writeFixtureConfig } from './helpers.js';
+import { connect, directEverything, EVERYTHING, serveClients, until } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 /** server-everything's tool that runs only as a task (four stages of a second each). */
 const RESEARCH = 'simulate-research-query';

@@ -3,25 +3,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  allGone,
-  BIN,
-  cliProcesses,
-  ensureBuilt,
-  pidOf,
-  ROOT,
-  sleep,
-  writeFixtureConfig,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { allGone, BIN, pidOf, ROOT, sleep, writeFixtureConfig } from './helpers.js';
+import { serveClients } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 /** An SDK client connected to `mcp-supervisor serve` over stdio. */
 async function connect(config: string, extra: string[] = ['--trust-all']) {

@@ -1,18 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT } from '../cli/helpers.js';
-import {
-  assertNode22Installed,
-  baselineMismatches,
-  killSuites,
-  NODE22_UNAVAILABLE,
-  readBaseline,
-  readResults,
-  runSuite,
-} from './suite.js';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../cli/helpers.js';
+import { baselineMismatches, checkedBaseline, NODE22_UNAVAILABLE, readResults, suiteRuns } from './suite.js';
 
 /**
  * The client scenarios of 0.1.16 that a host with static headers can take part in, less `sse-retry`: it passes
@@ -25,36 +14,21 @@ const SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defau
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 const COMMAND = `${quote(process.execPath)} ${quote(join(ROOT, 'test', 'conformance', 'client-command.mjs'))}`;
 
-if (NODE22_UNAVAILABLE)
-  console.warn(`SKIPPED the conformance suite against a url server: ${NODE22_UNAVAILABLE}`);
-
-const suites = new Set<ChildProcess>();
-const outDirs: string[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(() => {
-  // The suite ends the client command itself (its --timeout); the suites are ours to end.
-  killSuites(suites);
-  for (const d of outDirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const conformance = suiteRuns('the conformance suite against a url server');
 
 describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
   'the official conformance suite against a url server',
   () => {
     it('passes the client scenarios it runs except the baseline, whose every entry still fails', async () => {
-      assertNode22Installed();
-      const baseline = readBaseline();
-      for (const name of baseline.client)
-        expect(baseline.reasons[name], `reason for ${name}`).toMatch(/\w{10}/);
+      const baseline = checkedBaseline('client');
 
-      const out = mkdtempSync(join(tmpdir(), 'mcp-sup-conformance-'));
-      outDirs.push(out);
+      const out = conformance.outDir();
       // Each scenario starts its own test server on its own port: they run side by side.
       const runs = await Promise.all(
         SCENARIOS.map((scenario) =>
-          runSuite(
+          conformance.run(
             ['client', '--command', COMMAND, '--scenario', scenario, '--timeout', '20000', '-o', out],
             40_000,
-            suites,
           ),
         ),
       );

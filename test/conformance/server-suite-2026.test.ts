@@ -1,36 +1,15 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { alive, cliProcesses, ensureBuilt, pidOf } from '../cli/helpers.js';
+import { alive, cliProcesses, pidOf } from '../cli/helpers.js';
 import { serveConformance } from './serve-fixtures.js';
-import {
-  assertNode22Installed,
-  baselineMismatches,
-  killSuites,
-  NODE22_UNAVAILABLE,
-  readBaseline,
-  readResults,
-  runSuite,
-  SUITE_NEXT,
-} from './suite.js';
+import { baselineMismatches, checkedBaseline, NODE22_UNAVAILABLE, SUITE_NEXT, suiteRuns } from './suite.js';
 
 const REVISION = '2026-07-28';
 
-if (NODE22_UNAVAILABLE)
-  console.warn(`SKIPPED the 2026-07-28 conformance run against serve --http: ${NODE22_UNAVAILABLE}`);
-
 const cli = cliProcesses();
-const suites = new Set<ChildProcess>();
-const outDirs: string[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  killSuites(suites);
-  await cli.reap();
-  for (const d of outDirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const conformance = suiteRuns(`the ${REVISION} conformance run against serve --http`, cli);
 
 /** `serve --http` over the four stdio conformance fixtures, their names unchanged; the URL it printed. */
 async function serveFixture(dir: string): Promise<string> {
@@ -67,17 +46,13 @@ describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
   `the official conformance suite's ${REVISION} requirements against serve --http`,
   () => {
     it('passes every required server scenario except the 2026 baseline, each entry failing for a stated reason', async () => {
-      assertNode22Installed();
-      const baseline = readBaseline();
-      for (const name of baseline.server2026)
-        expect(baseline.reasons2026[name], `reason for ${name}`).toMatch(/\w{10}/);
+      const baseline = checkedBaseline('server2026');
       expect(Object.keys(baseline.reasons2026).filter((k) => !baseline.server2026.includes(k))).toEqual([]);
 
-      const listed = await runSuite(
+      const listed = await conformance.run(
         ['list', '--server', '--requirements', REVISION],
         // the suite's first start under node 22 loads its whole bundle: slow when the machine is busy
         45_000,
-        suites,
         SUITE_NEXT,
       );
       expect(listed.code, listed.output).toBe(0);
@@ -92,19 +67,18 @@ describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
 
       const dir = cli.tempDir();
       const url = await serveFixture(dir);
-      const out = mkdtempSync(join(tmpdir(), 'mcp-sup-conformance-2026-'));
-      outDirs.push(out);
+      const out = conformance.outDir('mcp-sup-conformance-2026-');
       // The alpha reads only `server` from its baseline file: this run's section, handed over under that name.
       const expected = join(out, 'expected-2026.yml');
       writeFileSync(expected, stringify({ server: baseline.server2026 }));
-      const run = await runSuite(
-        ['server', '--url', url, '--requirements', REVISION, '--expected-failures', expected, '-o', out],
+      const { run, results } = await conformance.server(
+        url,
+        ['--requirements', REVISION, '--expected-failures', expected],
+        out,
         // ~40 s alone: the tasks scenarios poll tasks that run for seconds; room for a loaded machine
         120_000,
-        suites,
         SUITE_NEXT,
       );
-      const results = readResults(out, 'server-');
 
       expect(results.map((r) => r.scenario).sort(), run.output).toEqual([...scenarios].sort());
       expect(baselineMismatches(results, baseline.server2026), run.output).toEqual([]);

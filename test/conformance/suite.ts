@@ -2,10 +2,12 @@
 // (fs.globSync), which test/conformance/node22 installs beside the project's own Node; its results are read from
 // the checks.json it writes per scenario, and compared with test/conformance/baseline.yml.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeAll, expect } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from '../cli/helpers.js';
+import { type cliProcesses, ensureBuilt, ROOT } from '../cli/helpers.js';
 
 export const SUITE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 /** The 0.2.0 alpha (npm alias `conformance-next`), which holds the 2026-07-28 requirement set. */
@@ -32,7 +34,7 @@ export const NODE22_UNAVAILABLE = pkg
   ? undefined
   : `no Node 22 package for ${process.platform}-${process.arch} in the registry: the conformance suite needs one`;
 
-export function assertNode22Installed(): void {
+function assertNode22Installed(): void {
   if (!existsSync(NODE22)) {
     throw new Error(`${NODE22} is missing: \`npm ci\` installs it (the root package's prepare script)`);
   }
@@ -47,12 +49,7 @@ export interface SuiteRun {
  * Runs the suite (`suite`: 0.1.16 by default, or {@link SUITE_NEXT}) with `args`; ends it (SIGKILL) after `ms`.
  * Every child is in `children` until it exits.
  */
-export function runSuite(
-  args: string[],
-  ms: number,
-  children: Set<ChildProcess>,
-  suite = SUITE,
-): Promise<SuiteRun> {
+function runSuite(args: string[], ms: number, children: Set<ChildProcess>, suite = SUITE): Promise<SuiteRun> {
   return new Promise((resolve) => {
     const child = spawn(NODE22, [suite, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
@@ -73,9 +70,59 @@ export function runSuite(
 }
 
 /** Ends whatever `runSuite` started that is still running. */
-export function killSuites(children: Set<ChildProcess>): void {
+function killSuites(children: Set<ChildProcess>): void {
   for (const c of children) c.kill('SIGKILL');
   children.clear();
+}
+
+/** How a test file runs the suite; every run and output directory is its test's, ended or removed after it. */
+export interface SuiteRuns {
+  /** Runs the suite (`suite`: 0.1.16 by default, or {@link SUITE_NEXT}) with `args`; ends it (SIGKILL) after `ms`. */
+  run(args: string[], ms: number, suite?: string): Promise<SuiteRun>;
+  /** A new directory for the suite's `-o`. */
+  outDir(prefix?: string): string;
+  /** The server scenarios against `url`, `args` between the URL and `-o out`, and their results read from `out`. */
+  server(
+    url: string,
+    args: string[],
+    out: string,
+    ms: number,
+    suite?: string,
+  ): Promise<{ run: SuiteRun; results: ScenarioResult[] }>;
+}
+
+/**
+ * Sets up a test file that runs the suite: builds the project before its first test and, after each test, ends
+ * the suites still running, reaps `cli` when given and removes the output directories, passed or failed. Where
+ * the suite cannot run here, warns that `skipped` (what the file checks) was skipped.
+ */
+export function suiteRuns(skipped: string, cli?: ReturnType<typeof cliProcesses>): SuiteRuns {
+  if (NODE22_UNAVAILABLE) console.warn(`SKIPPED ${skipped}: ${NODE22_UNAVAILABLE}`);
+  const children = new Set<ChildProcess>();
+  const outDirs: string[] = [];
+  beforeAll(ensureBuilt, 120_000);
+  afterEach(async () => {
+    // The suite ends a client command itself (its --timeout); the suites are ours to end.
+    killSuites(children);
+    try {
+      await cli?.reap();
+    } finally {
+      for (const d of outDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    }
+  });
+  const run = (args: string[], ms: number, suite = SUITE) => runSuite(args, ms, children, suite);
+  return {
+    run,
+    outDir(prefix = 'mcp-sup-conformance-') {
+      const out = mkdtempSync(join(tmpdir(), prefix));
+      outDirs.push(out);
+      return out;
+    },
+    async server(url, args, out, ms, suite = SUITE) {
+      const result = await run(['server', '--url', url, ...args, '-o', out], ms, suite);
+      return { run: result, results: readResults(out, 'server-') };
+    },
+  };
 }
 
 /** One scenario as the suite judged it: failed when any check is a FAILURE or a WARNING (as its baseline does). */
@@ -159,4 +206,16 @@ export function baselineMismatches(results: ScenarioResult[], expected: string[]
   }
   for (const name of expected) if (!byName.has(name)) out.push(`${name} is in the baseline but was not run`);
   return out;
+}
+
+/**
+ * The baseline, once the Node 22 the suite needs is known to be installed; asserts that every scenario the run
+ * `section` expects to fail has a reason of its own.
+ */
+export function checkedBaseline(section: 'client' | 'server' | 'server2026'): Baseline {
+  assertNode22Installed();
+  const baseline = readBaseline();
+  const reasons = section === 'server2026' ? baseline.reasons2026 : baseline.reasons;
+  for (const name of baseline[section]) expect(reasons[name], `reason for ${name}`).toMatch(/\w{10}/);
+  return baseline;
 }
