@@ -1,17 +1,11 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseScrape } from '../metrics/scrape.js';
-import { cliProcesses, ensureBuilt, writeFixtureConfig } from './helpers.js';
+import { writeFixtureConfig } from './helpers.js';
 import { httpClient, raw, startHttpServe } from './http-helpers.js';
+import { serveClients } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 const occurrences = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].length;
 

@@ -1,15 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliProcesses, ensureBuilt, ROOT, writeFixtureConfig } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, writeFixtureConfig } from './helpers.js';
+import { serveClients } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 const guarded = (dir: string) =>
   writeFixtureConfig(dir, [{ id: 'fx', extra: '    scopes_required: [mcp.read]' }]);

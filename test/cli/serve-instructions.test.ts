@@ -1,15 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliProcesses, ensureBuilt, sleep } from './helpers.js';
-import { connect, writeConfig } from './serve-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { sleep } from './helpers.js';
+import { connect, serveClients, writeConfig } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 async function until<T>(get: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
   const end = Date.now() + ms;

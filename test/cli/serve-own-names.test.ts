@@ -1,15 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliProcesses, ensureBuilt } from './helpers.js';
-import { connect, directEverything, writeConfig } from './serve-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { connect, directEverything, serveClients, writeConfig } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 describe('serve: a server with namespace: false', () => {
   it('answers its tools, prompts and resources under their own names, as direct access does', async () => {

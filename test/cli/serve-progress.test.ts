@@ -1,16 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliProcesses, ensureBuilt } from './helpers.js';
-import { connect, received, until, writeConfig } from './serve-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { connect, received, serveClients, until, writeConfig } from './serve-helpers.js';
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 describe('serve: progress and cancellation', () => {
   it('relays notifications/progress to the client under the token it chose, one call from another', async () => {

@@ -2,17 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliProcesses, ensureBuilt, FIXTURE, ROOT } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, FIXTURE, ROOT } from './helpers.js';
+import { serveClients } from './serve-helpers.js';
 
 const q = (s: string) => JSON.stringify(s);
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 /** A config of one fixture server `fx` whose own cap (64 KiB by default) is far above the gateway's. */
 function writeConfig(head: string[]): string {

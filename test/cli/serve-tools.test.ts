@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OUTCOME_CODE_META_KEY } from '../../src/protocol/call-outcome.js';
-import { BIN, cliProcesses, ensureBuilt, FIXTURE, ROOT } from './helpers.js';
+import { BIN, FIXTURE, ROOT } from './helpers.js';
+import { serveClients } from './serve-helpers.js';
 
 const MODULES = join(ROOT, 'node_modules/@modelcontextprotocol');
 const EVERYTHING = join(MODULES, 'server-everything/dist/index.js');
@@ -14,13 +15,7 @@ const FILESYSTEM = join(MODULES, 'server-filesystem/dist/index.js');
 const MiB = 1024 * 1024;
 const q = (s: string) => JSON.stringify(s);
 
-const cli = cliProcesses();
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await cli.reap();
-});
+const { cli, clients } = serveClients();
 
 /** A config of node servers, each `id: [args]`, with room for slow starts on a loaded machine. */
 function writeConfig(dir: string, servers: Record<string, string[]>): string {
