@@ -1,14 +1,19 @@
 import type { ClientCapabilities, Implementation, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CLIENT_CAPABILITIES_META,
+  CLIENT_INFO_META,
+  PROTOCOL_VERSION_META,
+} from '../protocol/request-meta.js';
 
 /** The 2026 revisions `serve` answers without `initialize`: each request says its own version in `_meta`. */
 export const MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
 /** Every revision `serve` speaks, newest first: the modern ones, then the SDK's `initialize` ones. */
 export const SUPPORTED_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
 
-export const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+export const VERSION_KEY = PROTOCOL_VERSION_META;
+export const CAPABILITIES_KEY = CLIENT_CAPABILITIES_META;
+export const CLIENT_INFO_KEY = CLIENT_INFO_META;
 export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 
 /** The 2026 error for a request whose version the server does not speak; `data` lists the supported ones. */

@@ -5,10 +5,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
+import {
+  CLIENT_CAPABILITIES_META as CAPABILITIES_KEY,
+  PROTOCOL_VERSION_META as VERSION_KEY,
+} from '../protocol/request-meta.js';
 import type { CacheHint } from '../supervisor/list-hints.js';
 
-const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 /** What a client can answer when a server asks for input. */
 const INPUT_KINDS = ['elicitation', 'sampling', 'roots'] as const;

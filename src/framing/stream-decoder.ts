@@ -1,15 +1,16 @@
 import { copyHead, copyTail } from './bytes.js';
 import type { DecodedEvent } from './decoded-event.js';
 import type { FrameRunner, FrameStream, FrameTaskResult } from './frame-job.js';
-import { isSuccessResponse, type JsonRpcId, type JsonRpcMessage } from './json-rpc.js';
+import type { JsonRpcId } from './json-rpc.js';
 import { oversizeEvent } from './line-framer.js';
 import { failedJobEvent, type LineBytes, type LineJob, lineJob } from './line-job.js';
 import { ownsWholeBuffer, packLineParts } from './line-parts.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type SpilledEnd } from './line-splitter.js';
-import { classifyPieces, classifySpan, classifyText, type LineVerdict } from './line-text.js';
+import { classifyPieces, classifySpan, type LineVerdict } from './line-text.js';
+import { type AskResult, messageEvent, taskEvent } from './message-event.js';
 import { type Slot as EventSlot, OrderedEvents } from './ordered-events.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES } from './sniff.js';
-import { type ResultRequest, toolResultEvent } from './tool-result.js';
+import type { ResultRequest } from './tool-result.js';
 
 export type { DecodedEvent } from './decoded-event.js';
 export type { JsonRpcId, JsonRpcMessage } from './json-rpc.js';
@@ -67,6 +68,7 @@ export class StreamDecoder {
   #paused = false;
   #closed = false;
   #noise = 0;
+  readonly #askResult: AskResult = (id) => this.#ask(id);
 
   constructor(opts: StreamDecoderOptions) {
     this.#opts = opts;
@@ -131,15 +133,9 @@ export class StreamDecoder {
 
   #verdict(verdict: LineVerdict, asked?: JsonRpcId): void {
     if (verdict === undefined) return;
-    this.#order.emit(verdict.kind === 'message' ? this.#messageEvent(verdict.message, asked) : verdict);
-  }
-
-  #messageEvent(message: JsonRpcMessage, asked?: JsonRpcId): DecodedEvent {
-    if (isSuccessResponse(message) && message.id !== asked) {
-      const request = this.#ask(message.id);
-      if (request) return toolResultEvent(message.id, message.result, request);
-    }
-    return { kind: 'message', message };
+    this.#order.emit(
+      verdict.kind === 'message' ? messageEvent(verdict.message, asked, this.#askResult) : verdict,
+    );
   }
 
   #ask(id: JsonRpcId): ResultRequest | undefined {
@@ -163,7 +159,7 @@ export class StreamDecoder {
 
   /** A line's task, asking the owner whether it answers a call that wants its result flattened. */
   #job(slot: Slot, line: LineBytes): Job {
-    return lineJob(slot, line, (id) => this.#ask(id), this.#owned);
+    return lineJob(slot, line, this.#askResult, this.#owned);
   }
 
   #start(job: Job): void {
@@ -179,7 +175,7 @@ export class StreamDecoder {
       running = Promise.reject(err);
     }
     running.then(
-      (result) => this.#settle(job, () => this.#fromTask(job, result)),
+      (result) => this.#settle(job, () => taskEvent(result, job.asked, this.#askResult)),
       (err: unknown) => this.#settle(job, () => failedJobEvent(job, err)),
     );
   }
@@ -225,16 +221,6 @@ export class StreamDecoder {
     this.#dropped = undefined;
     if (slot === undefined) this.#order.emit(event);
     else this.#order.fill(slot, event);
-  }
-
-  #fromTask(job: Job, result: FrameTaskResult): DecodedEvent | undefined {
-    if (result.kind === 'blank') return undefined;
-    if (result.kind === 'parsed') return this.#messageEvent(result.message, job.asked);
-    if (result.kind !== 'line') return result;
-    const verdict = classifyText(result.line);
-    if (verdict === undefined || verdict.kind === 'noise') return verdict;
-    const event = this.#messageEvent(verdict.message, job.asked);
-    return result.cut && event.kind === 'message' ? { ...event, cut: result.cut } : event;
   }
 
   #settle(job: Job, make: () => DecodedEvent | undefined): void {

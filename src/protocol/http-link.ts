@@ -3,6 +3,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcMessage } from '../framing/json-rpc.js';
 import type { ExitInfo, LinkError } from '../process/server-process.js';
 import { MODERN_PROTOCOL_VERSION } from './era.js';
+import { describe, networkError } from './http-link-errors.js';
+import { modernHeaders } from './http-modern-headers.js';
 import { probeOverHttp } from './http-probe.js';
 import type { WriteOutcome } from './outgoing-queue.js';
 import type { LinkReader, OutgoingFacts, ServerLink } from './server-link.js';
@@ -254,47 +256,6 @@ export class HttpLink implements ServerLink {
   }
 }
 
-const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-
-/**
- * A 2026-07-28 request names itself in HTTP headers too — its version, method and the tool, prompt or resource it is
- * about — so the server (or anything in between) can route it without reading the body. They are taken from the
- * body the transport posts, which carries them in its `_meta` envelope; a 2025 body gets none.
- */
-export function modernHeaders(init: RequestInit | undefined): { headers?: Headers } {
-  const body = init?.body;
-  if (init?.method !== 'POST' || typeof body !== 'string' || !body.includes(VERSION_KEY)) return {};
-  let message: {
-    method?: unknown;
-    params?: { name?: unknown; uri?: unknown; _meta?: Record<string, unknown> };
-  };
-  try {
-    message = JSON.parse(body) as typeof message;
-  } catch {
-    return {};
-  }
-  const version = message.params?._meta?.[VERSION_KEY];
-  if (typeof version !== 'string' || typeof message.method !== 'string') return {};
-  const headers = new Headers(init.headers);
-  headers.set('mcp-protocol-version', version);
-  headers.set('mcp-method', message.method);
-  const name = message.params?.name ?? message.params?.uri;
-  if (typeof name === 'string') headers.set('mcp-name', name);
-  return { headers };
-}
-
 function isEventStream(res: Response): boolean {
   return (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-}
-
-/** A fetch failure as data: undici puts the system error (ECONNREFUSED, ENOTFOUND, …) in `cause`. */
-function networkError(err: unknown): Omit<LinkError, 'url'> {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  const text = typeof cause?.message === 'string' ? cause.message : describe(err);
-  return { ...(code !== undefined ? { errno: code } : {}), detail: text };
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
