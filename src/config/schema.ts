@@ -1,89 +1,39 @@
-// The zod schemas of a config as written (YAML keys, durations and sizes as text). Every default is filled here;
-// build-server.ts turns the result into the runtime's shape (ms / bytes fields, absolute paths, merged tools).
+// The zod schemas of a config as written (YAML keys; how one value is read: value-schemas.ts). Every default is
+// filled here; build-server.ts turns the result into the runtime's shape (ms / bytes fields, absolute paths,
+// merged tools).
 import { z } from 'zod';
 import { McpToolEntrySchema } from '../registry/manifest.js';
 import { DEFAULT_SERVER_LIMITS as LIMITS, MIN_LIST_BYTES, MIN_QUEUE_BYTES } from './limits.js';
 import { PROTOCOL_SETTINGS } from './protocol-setting.js';
-import { parseDuration, parseSize, type UnitResult } from './units.js';
+import {
+  booleanLike,
+  count,
+  duration,
+  enumOf,
+  envMap,
+  envName,
+  fileUri,
+  httpUrl,
+  kindOf,
+  launchText,
+  nonEmpty,
+  numberLike,
+  scalarString,
+  scope,
+  size,
+} from './value-schemas.js';
+
+// Read by importers of this file, which has always offered them.
+export { configErrorMap, duration, ENV_NAME, kindOf, NUL_MESSAGE, size } from './value-schemas.js';
 
 /** Separators a namespaced tool name may use: both keep names inside MCP's `[A-Za-z0-9_.-]` charset. */
 export const ALLOWED_SEPARATORS = ['.', '__'] as const;
-
-/** An environment variable name, as `env` keys and `inheritEnv` entries must be. */
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-const NUMERIC = /^-?\d+(?:\.\d+)?$/;
-
-function fromUnit(r: UnitResult, ctx: z.RefinementCtx, min = 0): number {
-  if (!r.ok) {
-    ctx.addIssue({ code: 'custom', message: r.message });
-    return z.NEVER;
-  }
-  if (r.value < min) {
-    ctx.addIssue({ code: 'custom', message: `must be at least ${min}` });
-    return z.NEVER;
-  }
-  return r.value;
-}
-
-/** A duration field (`250ms`, `5s`, `1m`, `1h`, or ms) with its default, in ms. */
-export function duration(defaultMs: number) {
-  return z
-    .unknown()
-    .transform((v, ctx) => fromUnit(parseDuration(v), ctx))
-    .default(defaultMs);
-}
 
 /**
  * The smallest result cap: below it a capped failure could lose its `ERROR: ` prefix to the truncation marker,
  * and `ERROR: ` is the only failure signal in callTool's string (callToolOutcome has the code as data).
  */
 export const MIN_RESULT_BYTES = 256;
-
-/** A size field (`64KiB`, `1MiB`, or bytes), in bytes, at least `min`. */
-export function size(min = 1) {
-  return z.unknown().transform((v, ctx) => fromUnit(parseSize(v), ctx, min));
-}
-
-/** A number field; a numeric string (what `${VAR}` yields) counts as its number. */
-function numberLike<T extends z.ZodType>(schema: T) {
-  return z.preprocess((v) => (typeof v === 'string' && NUMERIC.test(v.trim()) ? Number(v) : v), schema);
-}
-
-const count = (min: number) =>
-  numberLike(z.number().int('must be a whole number').min(min, `must be at least ${min}`));
-
-const booleanLike = z.preprocess(
-  (v) => (v === 'true' ? true : v === 'false' ? false : v),
-  z.boolean({ error: 'expected true or false' }),
-);
-
-/** A string; a number or boolean scalar (`PORT: 8080`, `args: [--port, 8080]`) is taken as its text. */
-const scalarString = z.unknown().transform((v, ctx) => {
-  if (typeof v === 'string') return v;
-  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') return String(v);
-  ctx.addIssue({ code: 'custom', message: `expected a string, received ${kindOf(v)}` });
-  return z.NEVER;
-});
-
-const nonEmpty = z.string().min(1, 'must not be empty');
-
-/**
- * What a process launch can carry: the kernel takes argv, env and paths as C strings, so a NUL byte would cut
- * the value short (Node's spawn refuses it outright). Found here, it is a located problem, not a crash at spawn.
- */
-export const NUL_MESSAGE = 'contains a NUL byte (\\0), which no command line, environment or path can hold';
-const launchText = <T extends z.ZodType<string, unknown>>(schema: T) =>
-  schema.refine((s) => !s.includes('\0'), NUL_MESSAGE);
-
-const envName = z.string().regex(ENV_NAME, 'not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)');
-
-// Key names are checked on the raw mapping by the server validation (so a bad key and a bad value both show).
-const envMap = z.record(z.string(), launchText(scalarString));
-
-const scope = z.string().regex(/^\S+$/, 'a scope is a non-empty word without spaces');
-
-const fileUri = z.string().refine(isFileUri, 'expected a file:// URI (file:///abs/path)');
 
 /** What a server may be allowed to ask the client (`allow:`); anything else it asks is refused. */
 export const SERVER_REQUEST_KINDS = ['sampling', 'elicitation'] as const;
@@ -97,9 +47,6 @@ function rootsError(issue: { input?: unknown }): string {
 
 const limit = (maxRestarts: number) =>
   z.strictObject({ maxRestarts: count(0).default(maxRestarts), window: duration(60_000) }).prefault({});
-
-const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: () => `expected one of: ${values.join(', ')}` });
 
 const BackoffSchema = z
   .strictObject({
@@ -142,8 +89,6 @@ const TypeSchema = z.unknown().transform((v, ctx): 'stdio' | 'http' | undefined 
   });
   return z.NEVER;
 });
-
-const httpUrl = z.string().refine(isHttpUrl, 'expected an http:// or https:// URL');
 
 const LimitsSchema = z
   .strictObject({
@@ -206,15 +151,6 @@ export const ServerSchema = z.strictObject({
     .default('auto'),
 });
 
-function isHttpUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 /** The `supervisor:` section. */
 export const SupervisorSectionSchema = z
   .strictObject({
@@ -249,7 +185,6 @@ export const SupervisorSectionSchema = z
   })
   .prefault({});
 
-/** The `serve:` section: what the gateway does as a whole (its `--max-result-bytes` flag wins over this). */
 /** A bearer token `serve --http` accepts, and the scopes its caller gets. */
 const TokenSchema = z.strictObject({
   token: z.string().min(16, 'a token must be at least 16 characters'),
@@ -279,39 +214,6 @@ export const ServeSectionSchema = z
 
 export type ParsedServer = z.output<typeof ServerSchema>;
 export type ParsedSupervisorSection = z.output<typeof SupervisorSectionSchema>;
-
-function isFileUri(s: string): boolean {
-  if (!s.startsWith('file://')) return false;
-  try {
-    return new URL(s).protocol === 'file:';
-  } catch {
-    return false;
-  }
-}
-
-/** Messages for type mismatches that name both sides the way a config author thinks of them. */
-export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code !== 'invalid_type') return undefined;
-  if (issue.input === undefined) return 'missing (required)';
-  return `expected ${EXPECTED[issue.expected] ?? issue.expected}, received ${kindOf(issue.input)}`;
-};
-
-const EXPECTED: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  boolean: 'true or false',
-  object: 'a mapping',
-  record: 'a mapping',
-  array: 'a list',
-};
-
-/** `a list`, `a mapping`, `null`, `number`…: how a value's kind is named in messages. */
-export function kindOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'a mapping';
-  return typeof v;
-}
 
 /** The whole document in our shape (VS Code's mcp.json is this shape too, with `inputs`). */
 export const NativeDocumentSchema = z.strictObject({

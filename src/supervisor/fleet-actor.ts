@@ -3,13 +3,8 @@ import type { SupervisorConfig } from '../config/types.js';
 import { serverMachine } from '../machines/server.machine.js';
 import { type SupervisorActorRef, supervisorMachine } from '../machines/supervisor.machine.js';
 import { EraCache } from '../protocol/era.js';
-import {
-  handshakeActor,
-  pingerActor,
-  processActor,
-  type RuntimeDeps,
-  vetToolsActor,
-} from './runtime-actors.js';
+import { processActor } from './process-actor.js';
+import { handshakeActor, pingerActor, type RuntimeDeps, vetToolsActor } from './runtime-actors.js';
 import type { SupervisorOptions } from './supervisor-options.js';
 
 /**
