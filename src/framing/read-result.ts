@@ -2,6 +2,7 @@
 
 import { type BlockRendering, describeType, renderBlock } from './content-blocks.js';
 import { isRecord } from './is-record.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { utf8Length } from './utf8-cap.js';
 
 /** An MCP content block, kept as the server sent it apart from capped text. */
@@ -41,6 +42,8 @@ function toJson(value: unknown): string | undefined {
 /** Validates a tool result and renders each block, or says what is wrong with it. */
 export function readToolResult(result: unknown): ReadResult | string {
   if (!isRecord(result)) return `expected an object, got ${describeType(result)}`;
+  // Nothing past this depth can be written out or cloned again (json-depth.ts): refused whole, with the reason.
+  if (nestedDeeperThan(result, MAX_JSON_DEPTH)) return `nests more than ${MAX_JSON_DEPTH} levels deep`;
   const out: ReadResult = { blocks: [], isError: result.isError === true, source: result };
   const { content, structuredContent, toolResult } = result;
   if (structuredContent !== undefined) {

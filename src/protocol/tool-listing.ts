@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
 import type { DiscoveredTool } from '../registry/server-tools.js';
 import type { McpConnection } from './connection.js';
 import { SupervisorError } from './errors.js';
@@ -29,6 +30,11 @@ export interface CacheHint {
 export interface Listing {
   tools: DiscoveredTool[];
   cut?: ListingCut;
+  /**
+   * Tools left out because their definition nests deeper than MAX_JSON_DEPTH (by name, as listed): nothing could
+   * hash, check or pass one on, and the server's other tools are not to be lost to it.
+   */
+  refused?: string[];
   /** The shortest ttl of the pages, `private` if any page was; absent when no page gave one. */
   hint?: CacheHint;
 }
@@ -64,12 +70,16 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
   let cursor: string | undefined;
   let bytes = 0;
   let hint: CacheHint | undefined;
+  const refused: string[] = [];
+  const done = (extra: Partial<Listing>): Listing => ({
+    tools,
+    ...extra,
+    ...(hint ? { hint } : {}),
+    ...(refused.length > 0 ? { refused } : {}),
+  });
   for (let pages = 0; ; pages++) {
-    const cut = (bound: ListingCut['bound'], limit: number): Listing => ({
-      tools,
-      cut: { bound, limit, pages, bytes },
-      ...(hint ? { hint } : {}),
-    });
+    const cut = (bound: ListingCut['bound'], limit: number): Listing =>
+      done({ cut: { bound, limit, pages, bytes } });
     if (pages >= bounds.maxPages) return cut('pages', bounds.maxPages);
     const left = Math.ceil(deadline - performance.now());
     if (left <= 0) return cut('time', bounds.timeoutMs);
@@ -91,17 +101,22 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
     if (!result || !Array.isArray(result.tools)) {
       throw new SupervisorError('INVALID_RESPONSE', 'tools/list answered without a tools array');
     }
+    const page = result.tools.filter((t: unknown) => {
+      if (!nestedDeeperThan(t, MAX_JSON_DEPTH)) return true;
+      const name = (t as { name?: unknown }).name;
+      refused.push(typeof name === 'string' ? name : '');
+      return false;
+    });
     // What the page costs to hold: its tools as JSON (the line itself is gone by now).
-    const size = Buffer.byteLength(JSON.stringify(result.tools), 'utf8');
+    const size = Buffer.byteLength(JSON.stringify(page), 'utf8');
     if (bytes + size > bounds.maxBytes) return cut('bytes', bounds.maxBytes);
     bytes += size;
     hint = mergeHint(hint, result);
-    for (const t of result.tools) {
+    for (const t of page) {
       if (typeof t === 'object' && t !== null && typeof (t as DiscoveredTool).name === 'string')
         tools.push(t as DiscoveredTool);
     }
-    if (typeof result.nextCursor !== 'string' || result.nextCursor === '')
-      return hint ? { tools, hint } : { tools };
+    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return done({});
     // A server that hands back a cursor it already gave would page forever.
     if (seen.has(result.nextCursor))
       throw new SupervisorError('INVALID_RESPONSE', 'tools/list repeated a cursor');

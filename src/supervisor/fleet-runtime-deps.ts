@@ -10,7 +10,7 @@ import type { Connections } from './connections.js';
 import type { ListHints } from './list-hints.js';
 import type { RuntimeDeps } from './runtime-actors.js';
 import type { SupervisorOptions } from './supervisor-options.js';
-import { listingNotice, talkNotice } from './talk-notices.js';
+import { listingNotice, refusedToolsNotice, talkNotice } from './talk-notices.js';
 import type { SupervisorEvent } from './types.js';
 
 /** What the runtime actors' IO is given to run on, as the supervisor built it. */
@@ -55,6 +55,8 @@ export function runtimeDeps(base: RuntimeBase, options: SupervisorOptions): Runt
     clock: options.clock,
     onListingCut: (id: string, cut: ListingCut, when: 'handshake' | 'relist') =>
       emit({ type: 'notice', server: id, ...listingNotice(cut, when), at: now() }),
+    onToolsRefused: (id: string, names: readonly string[]) =>
+      emit({ type: 'notice', server: id, ...refusedToolsNotice(names), at: now() }),
     onHealthFail: (id: string, ms: number) =>
       emit({
         type: 'notice',

@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config/types.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
 import { resultKind } from '../framing/result-type.js';
 import type { McpConnection } from '../protocol/connection.js';
 import type { ConnectionEvent } from '../protocol/connection-types.js';
@@ -97,14 +98,21 @@ export class FleetSurface {
       if (conn) this.relistPrompts(server, conn);
     } else if (event.type === 'log') {
       const { level, logger, data } = event.params;
+      // Data nested deeper than anything can write out would throw in every listener that logs or forwards it:
+      // the message goes on without it, as one cut to its caps does, and the notice says so.
+      const tooDeep = nestedDeeperThan(data, MAX_JSON_DEPTH);
       this.emit({
         type: 'log',
         server,
         level: isLogLevel(level) ? level : 'info',
         ...(typeof logger === 'string' ? { logger } : {}),
-        data,
+        data: tooDeep ? undefined : data,
         at: this.now(),
       });
+      if (tooDeep) {
+        const message = `sent a notifications/message whose data nests more than ${MAX_JSON_DEPTH} levels deep: passed on without data`;
+        this.emit({ type: 'notice', server, code: 'MESSAGE_CUT', message, at: this.now() });
+      }
     } else if (event.type === 'stderr') {
       this.emit({ type: 'stderr', server, line: event.line, dropped: event.dropped, at: this.now() });
     }

@@ -25,6 +25,7 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
       if (!conn || ended) return;
       try {
         const listing = await listTools(conn, listingBounds(server, server.timeouts.callMs));
+        if (listing.refused && !ended) deps.onToolsRefused(server.id, listing.refused);
         if (listing.cut) {
           // A cut list would drop tools the server still has: keep the last good one and say why.
           if (!ended) deps.onListingCut(server.id, listing.cut, 'relist');

@@ -36,6 +36,8 @@ export interface RuntimeDeps {
   onConnectionEvent(serverId: string, event: ConnectionEvent): void;
   /** A tool listing hit one of its bounds: at a re-list the last good tools stay, at the handshake the pages seen do. */
   onListingCut(serverId: string, cut: ListingCut, when: 'handshake' | 'relist'): void;
+  /** A listing left tools out whose definitions nest too deep to hash, check or pass on (their names). */
+  onToolsRefused(serverId: string, names: readonly string[]): void;
   /** What each server is told the client can do, and who answers its requests. */
   clientSide?: ClientSide | undefined;
   stdinGraceMs?: number | undefined;
@@ -52,7 +54,7 @@ export interface RuntimeDeps {
 
 /** The handshake actor: `initialize`, then the full tool list (none when the server offers no tools). */
 export function handshakeActor(
-  deps: Pick<RuntimeDeps, 'connections' | 'filterTools' | 'onListingCut' | 'listHints'>,
+  deps: Pick<RuntimeDeps, 'connections' | 'filterTools' | 'onListingCut' | 'onToolsRefused' | 'listHints'>,
   eras?: EraCache,
 ) {
   return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
@@ -72,6 +74,7 @@ export function handshakeActor(
       const listing = await listTools(conn, listingBounds(server, server.timeouts.startupMs));
       // There is no last good list yet: the server starts with the whole pages seen, and the cut is reported.
       if (listing.cut) deps.onListingCut(server.id, listing.cut, 'handshake');
+      if (listing.refused) deps.onToolsRefused(server.id, listing.refused);
       deps.listHints?.set(server.id, input.generation, listing.hint);
       return { tools: listing.tools };
     } catch (err) {

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../framing/json-depth.js';
 import { describeMessageCut } from '../framing/message-cut.js';
 import type { ConnectionEvent } from '../protocol/connection-types.js';
 import { describeCut, type ListingCut } from '../protocol/tool-listing.js';
@@ -33,4 +34,17 @@ export function listingNotice(
   const kept =
     when === 'relist' ? 'keeping the last good tool set' : 'starting with the tools of the pages taken';
   return { code: 'LISTING_CUT', message: `${describeCut(cut)}; ${kept}` };
+}
+
+/** The notice for tools a listing left out because their definitions nest deeper than anything can pass on. */
+export function refusedToolsNotice(names: readonly string[]): { code: NoticeCode; message: string } {
+  // A hostile name may be long: each is cut, and a few stand for all.
+  const shown = names.slice(0, 5).map((n) => (n === '' ? '(unnamed)' : JSON.stringify(n.slice(0, 64))));
+  const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
+  const what =
+    names.length === 1 ? 'a tool whose definition nests' : `${names.length} tools whose definitions nest`;
+  return {
+    code: 'TOOL_REFUSED',
+    message: `listed ${what} more than ${MAX_JSON_DEPTH} levels deep, left out: ${shown.join(', ')}${more}`,
+  };
 }

@@ -70,7 +70,10 @@ export type NoticeCode =
   | 'QUEUE_FULL'
   | 'RATE_LIMITED'
   | 'LISTING_CUT'
-  // A large notification or list page arrived cut to its caps (framing/line-summary.ts).
+  // Tools a listing left out: their definitions nest deeper than MAX_JSON_DEPTH (framing/json-depth.ts).
+  | 'TOOL_REFUSED'
+  // A large notification or list page arrived cut to its caps (framing/line-summary.ts), or a log message's data
+  // nested too deep to pass on (framing/json-depth.ts).
   | 'MESSAGE_CUT'
   // What the next start found of a crashed host's ledger (see reapOrphans).
   | 'REAPED'
