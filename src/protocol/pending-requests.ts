@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../framing/json-rpc.js';
 import type { ResultRequest } from '../framing/stream-decoder.js';
 import type { ResultFailure } from '../framing/tool-result.js';
@@ -241,8 +242,14 @@ export class PendingRequests {
   settle(id: JsonRpcId, response: JsonRpcResponse): string | undefined {
     const p = this.take(id);
     if (!p) return undefined;
+    // JSON nested past MAX_JSON_DEPTH would throw wherever it is written out next (json-depth.ts). A tools/list
+    // page is sorted tool by tool instead (tool-listing.ts), so one such tool does not cost the server the rest.
     if ('error' in response) {
-      p.reject(new RemoteError(response.error.code, response.error.message, response.error.data));
+      const { code, message, data } = response.error;
+      p.reject(new RemoteError(code, message, nestedDeeperThan(data, MAX_JSON_DEPTH) ? undefined : data));
+    } else if (p.method !== 'tools/list' && nestedDeeperThan(response.result, MAX_JSON_DEPTH)) {
+      const why = `${p.method} answered with JSON nested more than ${MAX_JSON_DEPTH} levels deep`;
+      p.reject(new SupervisorError('INVALID_RESPONSE', why));
     } else {
       p.resolve(response.result);
     }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../src/framing/json-depth.js';
 import type { JsonRpcMessage } from '../../src/framing/json-rpc.js';
 import { RemoteError, SupervisorError } from '../../src/protocol/errors.js';
 import type { WriteOutcome } from '../../src/protocol/outgoing-queue.js';
@@ -61,6 +62,28 @@ describe('PendingRequests', () => {
     const err = await p.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteError);
     expect(err).toMatchObject({ code: -32602, message: 'bad', data: { x: 1 } });
+  });
+
+  it('refuses an answer nested deeper than MAX_JSON_DEPTH, but hands a tools/list page on to be sorted', async () => {
+    const deep: unknown = JSON.parse(`${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`);
+    const pending = new PendingRequests(writer().write);
+    const read = pending.send('resources/read', {}, noTimeout, ignore);
+    const list = pending.send('tools/list', undefined, noTimeout, ignore);
+    const failed = pending.send('prompts/get', {}, noTimeout, ignore);
+    pending.settle(0, { jsonrpc: '2.0', id: 0, result: { contents: [deep] } });
+    pending.settle(1, { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'x', inputSchema: deep }] } });
+    pending.settle(2, { jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'no', data: deep } });
+    const err = await read.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SupervisorError);
+    expect(err).toMatchObject({ code: 'INVALID_RESPONSE' });
+    expect((err as Error).message).toBe(
+      `resources/read answered with JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
+    );
+    await expect(list).resolves.toMatchObject({ tools: [{ name: 'x' }] });
+    // The error stays the server's, without the data nothing could write out.
+    const remote = await failed.catch((e: unknown) => e);
+    expect(remote).toBeInstanceOf(RemoteError);
+    expect(remote).toMatchObject({ code: -32000, message: 'no', data: undefined });
   });
 
   it('drops an answer for an id it never sent, leaving the open request untouched', async () => {
