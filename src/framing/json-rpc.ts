@@ -66,6 +66,9 @@ export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
 /** The method-not-found code every refused server→client request gets. */
 export const METHOD_NOT_FOUND = -32601;
 
+/** The code of a server→client request whose params cannot be taken (nested too deep to pass on). */
+export const INVALID_PARAMS = -32602;
+
 /** The code a server→client request beyond the server's rate gets (JSON-RPC's implementation-defined range). */
 export const RATE_LIMITED = -32000;
 

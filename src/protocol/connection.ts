@@ -1,4 +1,5 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
 import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../framing/json-rpc.js';
 import { type DecodedEvent, StreamDecoder } from '../framing/stream-decoder.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
@@ -283,6 +284,14 @@ export class McpConnection {
       this.serverRequests.handle(m);
       return;
     }
+    // Params nested past what anything can write out would throw in whoever takes them next (json-depth.ts); a
+    // log message's are passed on without its data instead (fleet-surface.ts).
+    if (
+      isNotification(m) &&
+      m.method !== 'notifications/message' &&
+      nestedDeeperThan(m.params, MAX_JSON_DEPTH)
+    )
+      return;
     if (isNotification(m) && m.method === 'notifications/cancelled') {
       const params = m.params as { requestId?: unknown } | undefined;
       this.serverRequests.cancel(params?.requestId);

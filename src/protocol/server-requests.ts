@@ -1,5 +1,7 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
 import {
+  INVALID_PARAMS,
   type JsonRpcMessage,
   type JsonRpcRequest,
   METHOD_NOT_FOUND,
@@ -82,6 +84,13 @@ export class ServerRequestHandler {
     }
     // A flood that a token now and then lets through is still one flood: it ends once the bucket refilled.
     if (this.bucket.wasFull) this.limiting = false;
+    // Params nested past what anything can write out would throw in whoever answers or forwards them.
+    if (nestedDeeperThan(req.params, MAX_JSON_DEPTH)) {
+      const message = `params nested more than ${MAX_JSON_DEPTH} levels deep`;
+      this.write({ jsonrpc: '2.0', id: req.id, error: { code: INVALID_PARAMS, message } });
+      this.onRefused(req.method);
+      return;
+    }
     if (req.method === 'ping') {
       this.write({ jsonrpc: '2.0', id: req.id, result: {} });
       return;

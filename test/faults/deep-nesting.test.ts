@@ -72,4 +72,13 @@ describe('a server that sends JSON nested deeper than anything can write out', (
     expect(cut).toMatchObject({ server: ID });
     expect(cut!.message).toContain(`more than ${MAX_JSON_DEPTH} levels deep`);
   });
+
+  it('drops a progress notification nested too deep and takes the next one', async () => {
+    const { sup } = await deepServer();
+    const seen: number[] = [];
+    const text = await sup.callTool(`${ID}.deep_progress`, {}, { onProgress: (u) => seen.push(u.progress) });
+    expect(text).toBe('progressed');
+    // The plain one was sent after the deep one, and progress of a call arrives before its answer.
+    expect(seen).toEqual([2]);
+  });
 });

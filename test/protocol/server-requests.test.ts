@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../src/framing/json-depth.js';
 import type { JsonRpcMessage } from '../../src/framing/json-rpc.js';
 import { ServerRequestHandler } from '../../src/protocol/server-requests.js';
 import { eventually } from '../supervisor/fleet.js';
@@ -54,6 +55,23 @@ describe('ServerRequestHandler', () => {
       [3, -32601],
     ]);
     expect(refused).toEqual(methods);
+  });
+});
+
+describe('ServerRequestHandler: params nested too deep', () => {
+  it('answers -32602 at once and counts a refusal, so nothing that answers or forwards it meets the params', () => {
+    const { h, sent, refused } = handler(['file:///srv/']);
+    const deep: unknown = JSON.parse(`${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`);
+    h.handle({ jsonrpc: '2.0', id: 7, method: 'sampling/createMessage', params: { messages: [deep] } });
+    h.handle({ jsonrpc: '2.0', id: 8, method: 'roots/list', params: { _meta: { a: [1] } } });
+    expect(sent[0]).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: `params nested more than ${MAX_JSON_DEPTH} levels deep` },
+    });
+    // Shallow params are answered as before.
+    expect(sent[1]).toMatchObject({ id: 8, result: { roots: [{ uri: 'file:///srv/' }] } });
+    expect(refused).toEqual(['sampling/createMessage']);
   });
 });
 
