@@ -10,7 +10,7 @@ import type { Connections } from './connections.js';
 import type { ListHints } from './list-hints.js';
 import type { RuntimeDeps } from './runtime-actors.js';
 import type { SupervisorOptions } from './supervisor-options.js';
-import { listingNotice, refusedToolsNotice, talkNotice } from './talk-notices.js';
+import { handshakeNotice, listingNotice, refusedToolsNotice, talkNotice } from './talk-notices.js';
 import type { SupervisorEvent } from './types.js';
 
 /** What the runtime actors' IO is given to run on, as the supervisor built it. */
@@ -57,6 +57,8 @@ export function runtimeDeps(base: RuntimeBase, options: SupervisorOptions): Runt
       emit({ type: 'notice', server: id, ...listingNotice(cut, when), at: now() }),
     onToolsRefused: (id: string, names: readonly string[]) =>
       emit({ type: 'notice', server: id, ...refusedToolsNotice(names), at: now() }),
+    onHandshakeFailed: (id: string, step: string, error: unknown) =>
+      emit({ type: 'notice', server: id, ...handshakeNotice(step, error), at: now() }),
     onHealthFail: (id: string, ms: number) =>
       emit({
         type: 'notice',

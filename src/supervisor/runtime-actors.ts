@@ -38,6 +38,8 @@ export interface RuntimeDeps {
   onListingCut(serverId: string, cut: ListingCut, when: 'handshake' | 'relist'): void;
   /** A listing left tools out whose definitions nest too deep to hash, check or pass on (their names). */
   onToolsRefused(serverId: string, names: readonly string[]): void;
+  /** The handshake of a server still running failed at `step`: why, for people (the exit keeps only a code). */
+  onHandshakeFailed(serverId: string, step: 'initialize' | 'tools/list', error: unknown): void;
   /** What each server is told the client can do, and who answers its requests. */
   clientSide?: ClientSide | undefined;
   stdinGraceMs?: number | undefined;
@@ -54,7 +56,10 @@ export interface RuntimeDeps {
 
 /** The handshake actor: `initialize`, then the full tool list (none when the server offers no tools). */
 export function handshakeActor(
-  deps: Pick<RuntimeDeps, 'connections' | 'filterTools' | 'onListingCut' | 'onToolsRefused' | 'listHints'>,
+  deps: Pick<
+    RuntimeDeps,
+    'connections' | 'filterTools' | 'onListingCut' | 'onToolsRefused' | 'onHandshakeFailed' | 'listHints'
+  >,
   eras?: EraCache,
 ) {
   return fromPromise<{ tools: unknown[] }, HandshakeInput>(async ({ input }) => {
@@ -66,6 +71,9 @@ export function handshakeActor(
     } catch (err) {
       // A server that dies of the probe is a 2025 one that cannot bear unknown requests: its restart skips it.
       if (conn.probeLost) eras?.remember(eraKey(server), 'legacy');
+      // The exit's reason is only the error's code; what the live server said is told once, here. A server that
+      // is gone already has its exit say why.
+      if (!conn.exit) deps.onHandshakeFailed(server.id, 'initialize', err);
       throw err;
     }
     if (conn.era) eras?.remember(eraKey(server), conn.era);
@@ -79,6 +87,7 @@ export function handshakeActor(
       return { tools: listing.tools };
     } catch (err) {
       if (err instanceof RemoteError && err.code === METHOD_NOT_FOUND) return { tools: [] };
+      if (!conn.exit) deps.onHandshakeFailed(server.id, 'tools/list', err);
       throw err;
     }
   });

@@ -1,6 +1,7 @@
 import { MAX_JSON_DEPTH } from '../framing/json-depth.js';
 import { describeMessageCut } from '../framing/message-cut.js';
 import type { ConnectionEvent } from '../protocol/connection-types.js';
+import { RemoteError } from '../protocol/errors.js';
 import { describeCut, type ListingCut } from '../protocol/tool-listing.js';
 import type { NoticeCode } from './types.js';
 
@@ -47,4 +48,17 @@ export function refusedToolsNotice(names: readonly string[]): { code: NoticeCode
     code: 'TOOL_REFUSED',
     message: `listed ${what} more than ${MAX_JSON_DEPTH} levels deep, left out: ${shown.join(', ')}${more}`,
   };
+}
+
+/** The notice for a handshake that failed while its server still runs: what went wrong, at which step. */
+export function handshakeNotice(step: string, error: unknown): { code: NoticeCode; message: string } {
+  const what =
+    error instanceof RemoteError
+      ? `${step} answered error ${error.code}: ${error.message}`
+      : error instanceof Error
+        ? error.message
+        : `${step}: ${String(error)}`;
+  // The server's own words, bounded: a hostile one could send megabytes.
+  const cut = what.length > 500 ? `${what.slice(0, 500)}…` : what;
+  return { code: 'HANDSHAKE_FAILED', message: `handshake failed: ${cut}` };
 }

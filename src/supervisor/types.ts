@@ -83,7 +83,9 @@ export type NoticeCode =
   // A server with `namespace: false` offers a name another server holds: left out (see name-claims.ts).
   | 'NAME_COLLISION'
   // A health check (ping, or server/discover) got no answer within health.timeout.
-  | 'HEALTH_FAILED';
+  | 'HEALTH_FAILED'
+  // The handshake of a server still running failed (a refused initialize, a broken answer): what it said.
+  | 'HANDSHAKE_FAILED';
 
 /** Typed events of `subscribe()`. */
 export type SupervisorEvent =
