@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { handleWith, transportRequest, writeChunk } from './http-web-bridge.js';
+import { holdPost } from './http-post-hold.js';
+import { handleWith, passOn, sendJson, transportRequest } from './http-web-bridge.js';
 
 /**
  * The HTTP status 2026-07-28 ties to a JSON-RPC error over Streamable HTTP: 400 for a header mismatch (−32020), a
@@ -15,11 +16,11 @@ export function statusOfError(code: unknown): number | undefined {
 
 /**
  * Hands one 2026 POST (its body already read and checked) to the SDK's web-standard transport and writes the
- * answer, holding the response head back until the first message is known. The transport opens a 200 event
- * stream at once; but when the first thing on it is the final answer and that answer is an error HTTP gives a
- * status to, the client gets that status with the error as a JSON body instead (the error may come from a server
- * of the fleet, long after the POST arrived). Once anything else comes first — a progress or log notification,
- * or the transport's keep-alive comment after 15 s of silence — the stream goes out as it is, with 200.
+ * answer, holding the response back until the stream shows what it is (holdPost). The transport opens a 200 event
+ * stream at once; when the answer comes alone it is sent as one JSON body instead, and an error HTTP gives a
+ * status to gets that status (the error may come from a server of the fleet, long after the POST arrived). Once
+ * anything else comes first — a progress or log notification, or the transport's keep-alive comment after 15 s of
+ * silence — the stream goes out as it is, with 200.
  */
 export async function answerDeferred(
   transport: WebStandardStreamableHTTPServerTransport,
@@ -40,46 +41,15 @@ export async function answerDeferred(
 
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => {}));
-  const held: Uint8Array[] = [];
-  const decoder = new TextDecoder();
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    held.push(value);
-    text += decoder.decode(value, { stream: true });
-    const first = firstEvent(text);
-    if (first === undefined) continue;
-    const status = first === '' ? undefined : errorStatusOf(first);
-    if (status !== undefined) {
-      void reader.cancel().catch(() => {});
-      res.writeHead(status, { 'Content-Type': 'application/json' }).end(first);
-      return;
-    }
-    break;
+  const held = await holdPost(reader, undefined);
+  if (held.kind === 'answer') {
+    const status = response.status === 200 ? (errorStatusOf(held.json) ?? 200) : response.status;
+    sendJson(res, status, head, held.json);
+    return;
   }
   if (res.destroyed) return;
   res.writeHead(response.status, head);
-  for (const chunk of held) await writeChunk(res, chunk);
-  for (;;) {
-    const next = await reader.read().catch(() => undefined);
-    if (!next || next.done || res.destroyed) break;
-    await writeChunk(res, next.value);
-  }
-  res.end();
-}
-
-/** The data of the stream's first complete event ('' for one without data, such as a comment); undefined until one is complete. */
-function firstEvent(text: string): string | undefined {
-  const normal = text.replace(/\r\n?/g, '\n');
-  const end = normal.indexOf('\n\n');
-  if (end < 0) return undefined;
-  return normal
-    .slice(0, end)
-    .split('\n')
-    .filter((l) => l.startsWith('data:'))
-    .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
-    .join('\n');
+  await passOn(res, reader, held);
 }
 
 /** The status of a body that is one JSON-RPC error response HTTP gives a status to; undefined for anything else. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { type HeldPost, holdPost } from './http-post-hold.js';
 
 /** What the SDK's transport reads of a body at most (its default); a longer one is handed on for its 413. */
 const MAX_BODY = 4 * 1024 * 1024;
@@ -72,12 +73,11 @@ export function handleWith(
 }
 
 /**
- * How long the first event of a POST's stream may wait for the next. The transport opens every such stream with a
- * priming event (the id a client resumes from), and the answer of a call follows within a few milliseconds, or
- * tens when many are in flight: held this long, the head, both events and the stream's end go out in one write
- * rather than two, and the client reads them once. Anything slower sends what it has when this has passed.
+ * How long a POST's answer may be waited for before its event stream goes out. An answer that comes within this,
+ * with nothing before it, is sent as one JSON body (holdPost); anything slower gets its stream's head and priming
+ * event when this has passed.
  */
-const HOLD_FIRST_MS = 50;
+const HOLD_POST_MS = 50;
 
 /**
  * Answers a session's request through the SDK's web-standard transport, without the fetch adapter its Node
@@ -92,8 +92,8 @@ export async function answerWeb(
   req: IncomingMessage,
   res: ServerResponse,
   parsed?: unknown,
-  /** How long a POST stream's first event may wait for the next while others are open (tests lengthen it). */
-  holdFirstMs = HOLD_FIRST_MS,
+  /** How long a POST's answer may be waited for, to be sent alone as JSON (tests lengthen it). */
+  holdMs = HOLD_POST_MS,
 ): Promise<void> {
   let url: URL;
   try {
@@ -119,7 +119,7 @@ export async function answerWeb(
     raw === undefined
       ? transportRequest(req, url.href, method)
       : new Request(url, { method, headers: webHeaders(req), body: raw.toString('utf8') });
-  await sendWeb(res, await handleWith(transport, request, parsedBody), method === 'POST' ? holdFirstMs : 0);
+  await sendWeb(res, await handleWith(transport, request, parsedBody), method === 'POST' ? holdMs : 0);
 }
 
 /** The body, whole up to just past MAX_BODY; the rest is read and dropped, so the connection stays usable. */
@@ -138,19 +138,11 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * POST event streams of this process still being written. The first event is held only while another is open:
- * with calls in flight the write it saves is CPU every other call waits for (a fifth more calls/s at 16 and 64 in
- * flight), while a lone call is better off with its head sent at once, which its client parses while the call runs.
- */
-let openPostStreams = 0;
-
-/**
  * Writes a fetch `Response`: a body that is not an event stream whole, with its length; an event stream as it
- * comes, the first event of a POST's held, while other POST streams are open, until the next one or `holdFirstMs`
- * (0 for a stream that is not a POST's: never held).
+ * comes. A POST's stream is held up to `holdMs` (0 for a stream that is not a POST's: never held): its answer,
+ * alone, goes out as a JSON body; otherwise the head and what was held go out in one write, then the rest.
  */
-async function sendWeb(res: ServerResponse, response: Response, holdFirstMs: number): Promise<void> {
-  const holdFirst = holdFirstMs > 0;
+async function sendWeb(res: ServerResponse, response: Response, holdMs: number): Promise<void> {
   const head: Record<string, string | number> = Object.fromEntries(response.headers);
   if (!response.body) {
     res.writeHead(response.status, head).end();
@@ -165,29 +157,63 @@ async function sendWeb(res: ServerResponse, response: Response, holdFirstMs: num
   }
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => {}));
+  if (holdMs > 0) {
+    const held = await holdPost(reader, holdMs);
+    if (held.kind === 'answer') {
+      sendJson(res, response.status, head, held.json);
+      return;
+    }
+    if (res.destroyed) return;
+    res.writeHead(response.status, head);
+    await passOn(res, reader, held);
+    return;
+  }
   res.writeHead(response.status, head);
-  const read = () => reader.read().catch(() => undefined);
-  let pending = read();
+  const pending = reader.read().catch(() => undefined);
   // The head goes out with the first event when there is one already (one write, not two); a stream that has
   // nothing yet (a GET stream may stay silent for long) sends it at once, so the client knows it is open.
-  const first = await Promise.race([pending, nextTurn()]);
-  if (first === NOT_YET) res.flushHeaders();
-  const hold = holdFirst && openPostStreams > 0 && first !== NOT_YET && first !== undefined && !first.done;
-  if (holdFirst) openPostStreams++;
-  try {
-    if (hold) {
-      pending = read();
-      await settledWithin(pending, holdFirstMs);
-      await writeChunk(res, first.value);
-    }
-    for (;;) {
-      const next = await pending;
-      if (!next || next.done || res.destroyed) break;
-      await writeChunk(res, next.value);
-      pending = read();
-    }
-  } finally {
-    if (holdFirst) openPostStreams--;
+  if ((await Promise.race([pending, nextTurn()])) === NOT_YET) res.flushHeaders();
+  await passOn(res, reader, { held: [], pending });
+}
+
+// What describes an event stream, not the JSON body that stands in for it.
+const STREAM_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'cache-control',
+  'connection',
+  'x-accel-buffering',
+]);
+
+/** Writes a POST's one answer as its JSON body, with the stream's other headers (its session id). */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  streamHead: Record<string, string | number>,
+  json: string,
+): void {
+  const head: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(streamHead)) if (!STREAM_HEADERS.has(name)) head[name] = value;
+  const body = Buffer.from(json, 'utf8');
+  head['content-type'] = 'application/json';
+  head['content-length'] = body.length;
+  res.writeHead(status, head).end(body);
+}
+
+/** Writes what was held in one write, then the rest of the stream as it comes, and ends the response. */
+export async function passOn(
+  res: ServerResponse,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  from: Pick<HeldPost & { kind: 'stream' }, 'held' | 'pending'>,
+): Promise<void> {
+  if (from.held.length > 0)
+    await writeChunk(res, from.held.length === 1 ? from.held[0]! : Buffer.concat(from.held));
+  let pending = from.pending;
+  while (pending) {
+    const next = await pending;
+    if (!next || next.done || res.destroyed) break;
+    await writeChunk(res, next.value);
+    pending = reader.read().catch(() => undefined);
   }
   res.end();
 }
@@ -197,17 +223,6 @@ const NOT_YET = Symbol('not yet');
 /** Resolves NOT_YET after what is already queued has run (a read whose chunk is there resolves before it). */
 function nextTurn(): Promise<typeof NOT_YET> {
   return new Promise((resolve) => setImmediate(() => resolve(NOT_YET)));
-}
-
-/** Resolves once `p` settled or `ms` passed, whichever is first. */
-function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void p.finally(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
 
 /** Writes a chunk, waiting for the socket to drain when it is full (or for the response to close). */

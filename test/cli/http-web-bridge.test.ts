@@ -34,10 +34,18 @@ async function bridged(holdMs = 5_000): Promise<{ port: number; session: string 
     sessionIdGenerator: () => 'session-1',
     eventStore: new SessionEventStore(),
   });
-  const server = new Server({ name: 'bridge-test', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'bridge-test', version: '1.0.0' },
+    { capabilities: { tools: {}, logging: {} } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const ms = Number(req.params.arguments?.ms ?? 0);
+    if (req.params.arguments?.log)
+      await extra.sendNotification({
+        method: 'notifications/message',
+        params: { level: 'info', data: 'started' },
+      });
     await new Promise((r) => setTimeout(r, ms));
     return { content: [{ type: 'text', text: `waited ${ms}` }] };
   });
@@ -60,18 +68,26 @@ async function bridged(holdMs = 5_000): Promise<{ port: number; session: string 
   return { port, session };
 }
 
-/** A tools/call POST on a raw socket: every read kept until the chunked body's last chunk (bounded), and the first. */
+/** Whether a whole response is in: a chunked body's last chunk, or as many bytes as its Content-Length says. */
+function complete(text: string): boolean {
+  if (text.endsWith('0\r\n\r\n')) return true;
+  const split = text.indexOf('\r\n\r\n');
+  const length = /\r\ncontent-length: (\d+)\r\n/i.exec(text.slice(0, split));
+  return split >= 0 && length !== null && Buffer.byteLength(text.slice(split + 4)) >= Number(length[1]);
+}
+
+/** A tools/call POST on a raw socket: every read kept until the response is whole (bounded), and the first. */
 function callOnSocket(
   port: number,
   session: string,
   ms: number,
-  id = 2,
+  opts: { log?: boolean } = {},
 ): { firstRead: Promise<void>; done: Promise<Reads> } {
   const body = JSON.stringify({
     jsonrpc: '2.0',
-    id,
+    id: 2,
     method: 'tools/call',
-    params: { name: 'wait', arguments: { ms } },
+    params: { name: 'wait', arguments: { ms, log: opts.log } },
   });
   const request = [
     'POST /mcp HTTP/1.1',
@@ -101,7 +117,7 @@ function callOnSocket(
       reads.chunks.push(c);
       reads.at.push(Date.now());
       first();
-      if (reads.chunks.join('').endsWith('0\r\n\r\n')) {
+      if (complete(reads.chunks.join(''))) {
         clearTimeout(timer);
         socket.destroy();
         resolve(reads);
@@ -116,43 +132,47 @@ function callOnSocket(
 }
 
 describe('answerWeb', () => {
-  it("sends a lone call's head and priming event at once, for its client to read while the call runs", async () => {
+  it('answers a call whose answer comes alone as one JSON body, with the session id, in one write', async () => {
     const { port, session } = await bridged();
-    // well under the hold's bound: a held head would come with the answer
+    // 300 ms: long enough for this process's loop to read the socket in between, were the head sent first
     const reads = await callOnSocket(port, session, 300).done;
-    expect(reads.chunks.length).toBeGreaterThanOrEqual(2);
-    expect(reads.chunks[0]).toMatch(/^HTTP\/1\.1 200/);
-    expect(reads.chunks[0]).toMatch(/\r\nid: [^\r\n]+\r?\n/);
-    expect(reads.chunks[0]).not.toContain('waited');
-    expect(reads.chunks.join('')).toContain('"text":"waited 300"');
-  });
-
-  it("while another call's stream is open, sends a quick call's head, priming event, answer and end in one write", async () => {
-    const { port, session } = await bridged();
-    const other = callOnSocket(port, session, 1_000, 10);
-    await other.firstRead;
-    // 20 ms: long enough for this process's loop to read the socket in between, were there two writes
-    const reads = await callOnSocket(port, session, 20).done;
-    const all = reads.chunks.join('');
-    expect(all).toMatch(/^HTTP\/1\.1 200/);
-    expect(all).toMatch(/\r\nid: [^\r\n]+\r?\n/);
-    expect(all).toContain('"text":"waited 20"');
-    // one write, so one segment on loopback, so one read
     expect(reads.chunks).toHaveLength(1);
-    expect((await other.done).chunks.join('')).toContain('"text":"waited 1000"');
+    const [head, body] = reads.chunks[0]!.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    expect(head).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    expect(head).toMatch(/\r\nmcp-session-id: session-1\r\n/i);
+    expect(JSON.parse(body!)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      result: { content: [{ type: 'text', text: 'waited 300' }] },
+    });
   });
 
-  it("while another call's stream is open, sends a slow call's head and priming event within the hold's bound", async () => {
+  it('sends the event stream as soon as something comes before the answer, that first', async () => {
+    const { port, session } = await bridged();
+    const call = callOnSocket(port, session, 1_000, { log: true });
+    const reads = await call.done;
+    const first = reads.chunks[0]!;
+    expect(first).toMatch(/^HTTP\/1\.1 200/);
+    expect(first).toMatch(/\r\ncontent-type: text\/event-stream\r\n/i);
+    expect(first).toMatch(/\r\nid: [^\r\n]+\r?\n/);
+    expect(first).toContain('"data":"started"');
+    expect(first).not.toContain('waited');
+    // the notification came at once, not with the answer (at 1 s) nor when the hold (5 s) passed
+    expect(reads.at[reads.at.length - 1]! - reads.at[0]!).toBeGreaterThan(500);
+    expect(reads.chunks.join('')).toContain('"text":"waited 1000"');
+  });
+
+  it("sends a slow call's head and priming event when the hold's bound has passed, its answer on the stream", async () => {
     const { port, session } = await bridged(50);
-    const other = callOnSocket(port, session, 500, 10);
-    await other.firstRead;
     const reads = await callOnSocket(port, session, 1_000).done;
     expect(reads.chunks.length).toBeGreaterThanOrEqual(2);
     expect(reads.chunks[0]).toMatch(/^HTTP\/1\.1 200/);
+    expect(reads.chunks[0]).toMatch(/\r\ncontent-type: text\/event-stream\r\n/i);
+    expect(reads.chunks[0]).toMatch(/\r\nid: [^\r\n]+\r?\n/);
     expect(reads.chunks[0]).not.toContain('waited');
     // the head came long before the answer (at 1 s), not with it
     expect(reads.at[reads.at.length - 1]! - reads.at[0]!).toBeGreaterThan(500);
     expect(reads.chunks.join('')).toContain('"text":"waited 1000"');
-    await other.done;
   });
 });

@@ -48,19 +48,13 @@ describe('serve --http: the HTTP status of a 2026 answer', () => {
     });
   });
 
-  it('a result is answered as before: 200 on an event stream', async () => {
+  it('a result that comes alone is answered 200 with it as a JSON body', async () => {
     const r = await call(42, 'test_logging_tool');
     expect(r.status).toBe(200);
-    expect(r.headers['content-type']).toBe('text/event-stream');
-    const data = r.body
-      .split('\n')
-      .filter((l) => l.startsWith('data: '))
-      .map((l) => JSON.parse(l.slice(6)));
-    expect(data).toEqual([
-      expect.objectContaining({
-        id: 42,
-        result: expect.objectContaining({ content: [{ type: 'text', text: 'done' }] }),
-      }),
-    ]);
+    expect(r.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(r.body)).toMatchObject({
+      id: 42,
+      result: { content: [{ type: 'text', text: 'done' }] },
+    });
   });
 });

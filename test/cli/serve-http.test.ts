@@ -284,10 +284,11 @@ describe('serve --http', () => {
     expect(listed.body).toContain('fx.echo');
   }, 30_000);
 
-  it('opens each SSE stream with an id and retry; a dropped GET stream resumes with Last-Event-ID', async () => {
-    const init = await sse(serve.url, { method: 'POST', headers: MCP_POST, body: INITIALIZE });
-    await until(() => (init.events.length >= 2 ? true : undefined), 10_000, 'the initialize answer');
-    expect(init.events[0]).toEqual({ id: expect.stringMatching(/^\d+$/), retry: '1000', data: '' });
+  it('answers a quick request alone as JSON, opens each SSE stream with an id and retry, and a dropped GET stream resumes with Last-Event-ID', async () => {
+    const init = await raw(serve.url, { method: 'POST', headers: MCP_POST, body: INITIALIZE });
+    expect(init.status).toBe(200);
+    expect(init.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(init.body)).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
     const session = {
       'Mcp-Session-Id': String(init.headers['mcp-session-id']),
       'Mcp-Protocol-Version': '2025-11-25',
@@ -297,6 +298,21 @@ describe('serve --http', () => {
       (await raw(serve.url, { method: 'POST', headers: { ...MCP_POST, ...session }, body: initialized }))
         .status,
     ).toBe(202);
+    // a call slower than the answer is waited for goes out as an event stream, primed for resumption
+    const slow = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'fx.slow', arguments: { ms: 1_000 } },
+    });
+    const call = await sse(serve.url, { method: 'POST', headers: { ...MCP_POST, ...session }, body: slow });
+    expect(call.headers['content-type']).toBe('text/event-stream');
+    await until(() => (call.events.length >= 2 ? true : undefined), 10_000, 'the slow answer');
+    expect(call.events[0]).toEqual({ id: expect.stringMatching(/^\d+$/), retry: '1000', data: '' });
+    expect(JSON.parse(call.events[1]!.data)).toMatchObject({
+      id: 2,
+      result: { content: [{ text: 'done' }] },
+    });
     const listening = { Accept: 'text/event-stream', ...session };
     const changed = (s: SseStream) =>
       s.events.filter((e) => e.data.includes('notifications/tools/list_changed'));
@@ -322,6 +338,7 @@ describe('serve --http', () => {
     );
     expect(Number(missed!.id)).toBeGreaterThan(Number(seen!.id));
     resumed.close();
+    call.close();
   }, 30_000);
 
   it('/healthz shows ids and states only; SIGTERM turns it 503, stops the fleet and exits 0', async () => {
