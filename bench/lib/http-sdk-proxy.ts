@@ -2,6 +2,8 @@
 // per session, whose tools/list and tools/call handlers forward to one SDK Client over stdio to the fixture. No
 // supervision, no namespacing, no caps: what a host would write with the SDK alone. Run as its own process:
 //   node --import tsx bench/lib/http-sdk-proxy.ts   (prints `listening on http://127.0.0.1:PORT/mcp` on stderr)
+// HTTP_BENCH_PROXY_JSON=1: its transports answer every POST with one JSON body (`enableJsonResponse`), as the
+// SDK offers for clients that need no progress; a side measurement, not the default the bench compares with.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +42,7 @@ const http = createServer((req, res) => {
   }
   // No session yet: the transport itself checks that this is an initialize.
   const transport = new StreamableHTTPServerTransport({
+    enableJsonResponse: process.env.HTTP_BENCH_PROXY_JSON === '1',
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (sid) => void sessions.set(sid, transport),
   });
