@@ -22,6 +22,7 @@ import { interleave } from './lib/interleave.js';
 import { largeNotificationRounds } from './lib/large-notification.js';
 import { largeReadRounds } from './lib/large-read.js';
 import { memoryPerServer } from './lib/memory-per-server.js';
+import { onOneCore } from './lib/one-core.js';
 import { defaultFrameThreads, OURS_FROM, OURS_FROM_WHY } from './lib/ours.js';
 import { startRawPipe } from './lib/raw-pipe.js';
 import { restartRounds } from './lib/restart.js';
@@ -86,6 +87,11 @@ async function callPhase(plan: VsSdkPlan) {
     await bigResults(pipeOnly, 2, plan.bigBytes, anything);
     progress('sequential echo');
     const seq = await sequentialRounds(plan.rounds, all, plan.sequentialCalls, SEQUENTIAL_SLICE);
+    progress('sequential echo, all on one core');
+    const pids = Object.values(all).map((c) => c.pid());
+    const seqOneCore = await onOneCore(pids, () =>
+      sequentialRounds(plan.rounds, all, plan.sequentialCalls, SEQUENTIAL_SLICE),
+    );
     progress(`${plan.inFlight}-in-flight echo`);
     const par = await interleave(plan.rounds, {
       ours: () => concurrentEcho(all.ours, plan.concurrentCalls, plan.inFlight),
@@ -99,7 +105,7 @@ async function callPhase(plan: VsSdkPlan) {
       sdk: () => bigResults(all.sdk, plan.bigCount, plan.bigBytes, big.sdk),
       floor: () => bigResults(pipeOnly, plan.bigCount, plan.bigBytes, anything),
     });
-    return { seq, par, big: bigs };
+    return { seq, seqOneCore, par, big: bigs };
   } finally {
     await closeAll([ours, sdk, bare, floor, loop]);
   }

@@ -28,6 +28,8 @@ export interface VsSdkFigures {
     readBytes: number;
   };
   seq: Rates;
+  /** The same sequential rounds with this process and every server on one core; undefined where not possible. */
+  seqOneCore: Rates | undefined;
   par: Rates;
   big: { ours: BigCost[]; sdk: BigCost[]; floor: BigCost[] };
   huge: { ours: OursHuge[]; sdk: SdkHuge; sdkRaised: SdkHuge };
@@ -110,6 +112,17 @@ function callRows(
   ];
 }
 
+/** Row 1 again with every process on one core: no wake-up crosses cores, so the code is what differs. */
+function oneCoreRows(r: Rates | undefined): string[][] {
+  if (!r) return [['   ↳ all on one core (taskset)', 'not measured: taskset unavailable', '—', '', '', '']];
+  const cpu = (xs: CallRate[]) => med(xs, (x) => x.cpuUsPerCall);
+  return [
+    vsLoop('   ↳ all on one core (taskset): ours ÷ the loop', r, r.ours),
+    vsLoop('   ↳ all on one core: SDK ÷ the loop', r, r.sdk),
+    compare('   ↳ all on one core: host CPU per call, ours vs the loop', cpu(r.ours), cpu(r.loop), ' µs', 0),
+  ];
+}
+
 function sdkHugeCell(s: SdkHuge): string {
   if (s.outcome === 'ok') return `ok in ${fmt(s.wallMs, 0)} ms (${fmt(s.msPerMiB, 1)} main ms/MiB)`;
   return `fails after ${fmt(s.wallMs, 0)} ms: “${s.outcome}”`;
@@ -125,6 +138,7 @@ function tableRows(f: VsSdkFigures): string[][] {
       sdk: { op: '≥', value: 1, unit: '×' },
       loop: { op: '≥', value: 0.9, unit: '×' },
     }),
+    ...oneCoreRows(f.seqOneCore),
     ...callRows(`2. ${plan.inFlight}-in-flight echo (${plan.concurrentCalls}/round)`, f.par, {
       loop: { op: '≥', value: 0.85, unit: '×' },
     }),
