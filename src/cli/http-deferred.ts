@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { holdPost } from './http-post-hold.js';
+import { holdPost, jsonObject } from './http-post-hold.js';
 import { handleWith, passOn, sendJson, transportRequest } from './http-web-bridge.js';
 
 /**
@@ -57,14 +57,8 @@ function errorStatusOf(text: string): number | undefined {
   // The SDK wrote it with JSON.stringify, so an error member is spelled so: a result (nearly every answer) is not
   // parsed a second time.
   if (!text.includes('"error"')) return undefined;
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
+  const m = jsonObject(text) as { method?: unknown; error?: { code?: unknown } } | undefined;
+  if (m === undefined || m.method !== undefined || typeof m.error !== 'object' || m.error === null)
     return undefined;
-  }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const m = message as { method?: unknown; error?: { code?: unknown } };
-  if (m.method !== undefined || typeof m.error !== 'object' || m.error === null) return undefined;
   return statusOfError(m.error.code);
 }

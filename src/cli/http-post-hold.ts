@@ -1,3 +1,5 @@
+import { isRecord } from '../framing/is-record.js';
+
 /** A read of a POST's event stream; undefined when it failed (the stream was cancelled or errored). */
 export type Read = ReadableStreamReadResult<Uint8Array> | undefined;
 
@@ -99,13 +101,17 @@ class AnswerWatch {
 function isAnswer(json: string): boolean {
   if (json.startsWith('{"result":')) return true;
   if (json.length > PARSED_AT_MOST) return false;
-  let message: unknown;
+  const m = jsonObject(json);
+  return m !== undefined && m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m);
+}
+
+/** `text` parsed, when it is a JSON object; undefined for anything else. */
+export function jsonObject(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
   try {
-    message = JSON.parse(json);
+    value = JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
-  const m = message as Record<string, unknown>;
-  return m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m);
+  return isRecord(value) ? value : undefined;
 }
