@@ -84,8 +84,8 @@ const HOLD_POST_MS = 50;
  * transport puts around it (a `Request` proxy and a web body stream per request, a second stream to write the
  * answer): the body is read here and handed over parsed (an `initialize` comes already parsed as `parsed`); a
  * body that is not JSON, or longer than the transport reads, goes as it came, so the transport answers it as it
- * always did (400, 413). The answer is written as the transport makes it: status, headers, and an event stream
- * chunk by chunk as its events come.
+ * always did (400, 413). The answer is written as the transport makes it (status, headers, and an event stream
+ * chunk by chunk as its events come), but for a POST's answer that comes alone: that goes out as one JSON body.
  */
 export async function answerWeb(
   transport: WebStandardStreamableHTTPServerTransport,
