@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { holdPost, jsonObject } from './http-post-hold.js';
-import { handleWith, passOn, sendJson, transportRequest } from './http-web-bridge.js';
+import { passOn, sendJsonBody } from './http-web-answer.js';
+import { handleWith, transportRequest } from './http-web-bridge.js';
 
 /**
  * The HTTP status 2026-07-28 ties to a JSON-RPC error over Streamable HTTP: 400 for a header mismatch (−32020), a
@@ -44,7 +45,7 @@ export async function answerDeferred(
   const held = await holdPost(reader, undefined);
   if (held.kind === 'answer') {
     const status = response.status === 200 ? (errorStatusOf(held.json) ?? 200) : response.status;
-    sendJson(res, status, head, held.json);
+    sendJsonBody(res, status, head, held.json);
     return;
   }
   if (res.destroyed) return;
