@@ -43,6 +43,24 @@ export class SessionEventStore implements EventStore {
     return id;
   }
 
+  /** Events kept now. */
+  get size(): number {
+    return this.events.size;
+  }
+
+  /**
+   * Drops events no client can ask for again: those of a POST whose answer went out as one JSON body, whose ids
+   * its client never saw.
+   */
+  forget(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const e = this.events.get(id);
+      if (!e) continue;
+      this.events.delete(id);
+      this.bytes -= e.bytes;
+    }
+  }
+
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
     return this.events.get(eventId)?.streamId;
   }

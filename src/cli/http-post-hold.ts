@@ -9,7 +9,7 @@ export type Read = ReadableStreamReadResult<Uint8Array> | undefined;
  * pending (none once the stream ended).
  */
 export type HeldPost =
-  | { readonly kind: 'answer'; readonly json: string }
+  | { readonly kind: 'answer'; readonly json: string; readonly eventIds: readonly string[] }
   | { readonly kind: 'stream'; readonly held: Uint8Array[]; readonly pending: Promise<Read> | undefined };
 
 /** Answers this long are taken as answers only when they begin `{"result":` (parsing one would cost the host loop). */
@@ -42,7 +42,9 @@ export async function holdPost(
       if (next === PASSED) return { kind: 'stream', held, pending };
       if (!next || next.done) {
         const json = watch.answer();
-        return json !== undefined ? { kind: 'answer', json } : { kind: 'stream', held, pending: undefined };
+        return json !== undefined
+          ? { kind: 'answer', json, eventIds: watch.eventIds }
+          : { kind: 'stream', held, pending: undefined };
       }
       held.push(next.value);
       pending = read();
@@ -60,6 +62,8 @@ class AnswerWatch {
   private readonly decoder = new TextDecoder();
   private text = '';
   private found: string | undefined;
+  /** The ids of the events taken, which the client never sees when the answer goes out alone. */
+  readonly eventIds: string[] = [];
 
   /** Takes a chunk; false once the stream is anything but priming events and at most one answer. */
   push(chunk: Uint8Array): boolean {
@@ -86,6 +90,7 @@ class AnswerWatch {
     for (const line of event.split('\n')) {
       // a comment (the transport's keep-alive) is a sign of life the client should get as the stream it is
       if (line.startsWith(':')) return false;
+      if (line.startsWith('id:')) this.eventIds.push(line.slice(line.startsWith('id: ') ? 4 : 3));
       if (!line.startsWith('data:')) continue;
       const value = line.slice(line.startsWith('data: ') ? 6 : 5);
       data = data === undefined ? value : `${data}\n${value}`;

@@ -20,6 +20,8 @@ export interface HttpSession {
   open: number;
   /** When `open` last fell to 0. */
   idleSince: number;
+  /** Its SSE events, kept for Last-Event-ID. */
+  store: SessionEventStore;
 }
 
 /**
@@ -79,7 +81,7 @@ export class HttpSessions {
   /** Hands a request to its session's transport, counting the response as open until it ends. */
   handle(session: HttpSession, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.track(session, res);
-    return answerWeb(session.transport, req, res);
+    return answerWeb(session.transport, req, res, { store: session.store });
   }
 
   /** Answers an `initialize` POST (its body already parsed) with a new session. */
@@ -128,15 +130,16 @@ export class HttpSessions {
   ): Promise<void> {
     const gateway = this.opts.gateway(caller);
     let session: HttpSession | undefined;
+    const store = new SessionEventStore();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: this.opts.jsonResponse,
       // Every SSE event gets an id (and a stream starts with a priming event and `retry`), so a client whose
       // connection dropped reconnects with Last-Event-ID and gets what it missed.
-      eventStore: new SessionEventStore(),
+      eventStore: store,
       retryInterval: RETRY_MS,
       onsessioninitialized: (id) => {
-        session = { id, transport, gateway, callerId: caller?.id, open: 0, idleSince: Date.now() };
+        session = { id, transport, gateway, callerId: caller?.id, open: 0, idleSince: Date.now(), store };
         unplace();
         this.live.set(id, session);
         this.track(session, res);
@@ -146,7 +149,7 @@ export class HttpSessions {
     // DELETE closes the transport; the SDK's Server then reports its own close.
     gateway.server.onclose = () => void this.end(gateway, session, 'deleted');
     await gateway.connect(transport);
-    await answerWeb(transport, req, res, body);
+    await answerWeb(transport, req, res, { parsed: body, store });
     // Refused before a session was made (a bad Accept header, say), or made after close() swept: nothing to keep.
     if (session === undefined || this.closed) await this.end(gateway, session, 'stopping');
   }

@@ -9,7 +9,13 @@ import { type HeldPost, holdPost } from './http-post-hold.js';
  * comes. A POST's stream is held up to `holdMs` (0 for a stream that is not a POST's: never held): its answer,
  * alone, goes out as a JSON body; otherwise the head and what was held go out in one write, then the rest.
  */
-export async function sendWeb(res: ServerResponse, response: Response, holdMs: number): Promise<void> {
+export async function sendWeb(
+  res: ServerResponse,
+  response: Response,
+  holdMs: number,
+  /** Told the ids of the events a POST's answer sent alone as JSON had: no client can ask for them. */
+  onAlone?: (eventIds: readonly string[]) => void,
+): Promise<void> {
   const head: Record<string, string | number> = Object.fromEntries(response.headers);
   if (!response.body) {
     res.writeHead(response.status, head).end();
@@ -28,6 +34,7 @@ export async function sendWeb(res: ServerResponse, response: Response, holdMs: n
     const held = await holdPost(reader, holdMs);
     if (held.kind === 'answer') {
       sendJsonBody(res, response.status, head, held.json);
+      onAlone?.(held.eventIds);
       return;
     }
     if (res.destroyed) return;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { SessionEventStore } from './http-event-store.js';
 import { sendWeb } from './http-web-answer.js';
 
 /** What the SDK's transport reads of a body at most (its default); a longer one is handed on for its 413. */
@@ -79,6 +80,15 @@ export function handleWith(
  */
 const HOLD_POST_MS = 50;
 
+export interface AnswerOptions {
+  /** The body, already parsed (an `initialize`); read here otherwise. */
+  parsed?: unknown;
+  /** How long a POST's answer may be waited for, to be sent alone as JSON (tests lengthen it). */
+  holdMs?: number;
+  /** The session's event store: the events of an answer sent alone as JSON are dropped from it. */
+  store?: SessionEventStore;
+}
+
 /**
  * Answers a session's request through the SDK's web-standard transport, without the fetch adapter its Node
  * transport puts around it (a `Request` proxy and a web body stream per request, a second stream to write the
@@ -91,10 +101,9 @@ export async function answerWeb(
   transport: WebStandardStreamableHTTPServerTransport,
   req: IncomingMessage,
   res: ServerResponse,
-  parsed?: unknown,
-  /** How long a POST's answer may be waited for, to be sent alone as JSON (tests lengthen it). */
-  holdMs = HOLD_POST_MS,
+  opts: AnswerOptions = {},
 ): Promise<void> {
+  const { parsed, holdMs = HOLD_POST_MS, store } = opts;
   let url: URL;
   try {
     url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
@@ -119,7 +128,13 @@ export async function answerWeb(
     raw === undefined
       ? transportRequest(req, url.href, method)
       : new Request(url, { method, headers: webHeaders(req), body: raw.toString('utf8') });
-  await sendWeb(res, await handleWith(transport, request, parsedBody), method === 'POST' ? holdMs : 0);
+  const forget = store ? (ids: readonly string[]) => store.forget(ids) : undefined;
+  await sendWeb(
+    res,
+    await handleWith(transport, request, parsedBody),
+    method === 'POST' ? holdMs : 0,
+    forget,
+  );
 }
 
 /** The body, whole up to just past MAX_BODY; the rest is read and dropped, so the connection stays usable. */

@@ -45,4 +45,18 @@ describe('the SSE replay buffer of a session', () => {
     expect(await store.getStreamIdForEventId(third)).toBeUndefined();
     expect(await store.getStreamIdForEventId(huge)).toBe('s');
   });
+
+  it('forgets the events it is told no client can ask for, and their bytes with them', async () => {
+    const store = new SessionEventStore({ maxEvents: 10, maxBytes: 150 });
+    const prime = await store.storeEvent('post-1', {} as JSONRPCMessage);
+    const answer = await store.storeEvent('post-1', note(1));
+    const kept = await store.storeEvent('get', note(2));
+    store.forget([prime, answer, 'no-such-id']);
+    expect(store.size).toBe(1);
+    expect(await store.getStreamIdForEventId(answer)).toBeUndefined();
+    expect(await store.getStreamIdForEventId(kept)).toBe('get');
+    // the forgotten bytes no longer count: two more events fit beside the kept one without evicting it
+    await store.storeEvent('get', note(3));
+    expect(await store.getStreamIdForEventId(kept)).toBe('get');
+  });
 });

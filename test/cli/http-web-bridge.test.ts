@@ -29,10 +29,11 @@ afterEach(async () => {
  * hold of a stream's first event is `holdMs` (a long one, unless a test is about its bound, so that a loaded
  * machine's pauses cannot pass for it).
  */
-async function bridged(holdMs = 5_000): Promise<{ port: number; session: string }> {
+async function bridged(holdMs = 5_000): Promise<{ port: number; session: string; store: SessionEventStore }> {
+  const store = new SessionEventStore();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => 'session-1',
-    eventStore: new SessionEventStore(),
+    eventStore: store,
   });
   const server = new Server(
     { name: 'bridge-test', version: '1.0.0' },
@@ -50,7 +51,7 @@ async function bridged(holdMs = 5_000): Promise<{ port: number; session: string 
     return { content: [{ type: 'text', text: `waited ${ms}` }] };
   });
   await server.connect(transport);
-  const http = createServer((req, res) => void answerWeb(transport, req, res, undefined, holdMs));
+  const http = createServer((req, res) => void answerWeb(transport, req, res, { holdMs, store }));
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   open.push({ http, transport });
   const port = (http.address() as { port: number }).port;
@@ -65,7 +66,7 @@ async function bridged(holdMs = 5_000): Promise<{ port: number; session: string 
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   });
   expect(done.status).toBe(202);
-  return { port, session };
+  return { port, session, store };
 }
 
 /** Whether a whole response is in: a chunked body's last chunk, or as many bytes as its Content-Length says. */
@@ -146,6 +147,17 @@ describe('answerWeb', () => {
       id: 2,
       result: { content: [{ type: 'text', text: 'waited 300' }] },
     });
+  });
+
+  it("drops from the session's store the events of answers sent alone, and keeps a streamed answer's", async () => {
+    const { port, session, store } = await bridged(150);
+    // the initialize answer went out alone too: nothing of it is kept
+    expect(store.size).toBe(0);
+    expect((await callOnSocket(port, session, 0).done).chunks.join('')).toContain('application/json');
+    expect(store.size).toBe(0);
+    // slower than the hold: a stream whose client holds an id to resume from, so its events stay
+    expect((await callOnSocket(port, session, 1_000).done).chunks.join('')).toContain('text/event-stream');
+    expect(store.size).toBe(2);
   });
 
   it('sends the event stream as soon as something comes before the answer, that first', async () => {
