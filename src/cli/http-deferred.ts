@@ -54,11 +54,11 @@ export async function answerDeferred(
 }
 
 /** The status of a body that is one JSON-RPC error response HTTP gives a status to; undefined for anything else. */
-function errorStatusOf(text: string): number | undefined {
+function errorStatusOf(text: string | Buffer): number | undefined {
   // The SDK wrote it with JSON.stringify, so an error member is spelled so: a result (nearly every answer) is not
   // parsed a second time.
   if (!text.includes('"error"')) return undefined;
-  const m = jsonObject(text) as { method?: unknown; error?: { code?: unknown } } | undefined;
+  const m = jsonObject(text.toString()) as { method?: unknown; error?: { code?: unknown } } | undefined;
   if (m === undefined || m.method !== undefined || typeof m.error !== 'object' || m.error === null)
     return undefined;
   return statusOfError(m.error.code);

@@ -5,11 +5,11 @@ export type Read = ReadableStreamReadResult<Uint8Array> | undefined;
 
 /**
  * What a POST's event stream carried while it was held: its one answer and nothing else but priming events
- * (`answer`, the JSON of that answer), or what to pass on as a stream: the chunks held so far, the read still
- * pending (none once the stream ended).
+ * (`answer`: that answer's JSON, the bytes of the stream's own chunk, and the ids of the events taken), or what to
+ * pass on as a stream: the chunks held so far, the read still pending (none once the stream ended).
  */
 export type HeldPost =
-  | { readonly kind: 'answer'; readonly json: string; readonly eventIds: readonly string[] }
+  | { readonly kind: 'answer'; readonly json: Buffer; readonly eventIds: readonly string[] }
   | { readonly kind: 'stream'; readonly held: Uint8Array[]; readonly pending: Promise<Read> | undefined };
 
 /** Answers this long are taken as answers only when they begin `{"result":` (parsing one would cost the host loop). */
@@ -57,56 +57,57 @@ export async function holdPost(
 
 const PASSED = Symbol('bound passed');
 
-/** Follows a stream's events while it is still one answer alone (behind priming events, which carry no data). */
+const DATA = Buffer.from('data:');
+const DATA_LINE = Buffer.from('\ndata:');
+const RESULT_FIRST = Buffer.from('{"result":');
+
+/**
+ * Follows a stream's events while it is still one answer alone (behind priming events, which carry no data). It
+ * reads the transport's chunks as they are made: one whole event each, lines ended by `\n`, the data on one last
+ * line. A chunk of any other shape is passed on as it is, unread, and so is anything but one answer. Bytes are
+ * looked at, not decoded: an answer of megabytes costs a few scans, not a decode and an encode.
+ */
 class AnswerWatch {
-  private readonly decoder = new TextDecoder();
-  private text = '';
-  private found: string | undefined;
+  private found: Buffer | undefined;
   /** The ids of the events taken, which the client never sees when the answer goes out alone. */
   readonly eventIds: string[] = [];
 
   /** Takes a chunk; false once the stream is anything but priming events and at most one answer. */
   push(chunk: Uint8Array): boolean {
-    const text = this.decoder.decode(chunk, { stream: true });
-    // the transport ends lines with \n alone; a stream that does not is passed on as it is
-    if (text.includes('\r')) return false;
-    this.text += text;
-    for (;;) {
-      const end = this.text.indexOf('\n\n');
-      if (end < 0) return true;
-      const event = this.text.slice(0, end);
-      this.text = this.text.slice(end + 2);
-      if (!this.take(event)) return false;
-    }
-  }
-
-  /** The answer, if the stream was that and priming events only, every event complete. */
-  answer(): string | undefined {
-    return this.text === '' ? this.found : undefined;
-  }
-
-  private take(event: string): boolean {
-    let data: string | undefined;
-    for (const line of event.split('\n')) {
+    const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const end = b.length - 2;
+    if (end < 0 || b.indexOf('\n\n') !== end || b.includes(0x0d)) return false;
+    const dataFirst = b.subarray(0, DATA.length).equals(DATA);
+    const dataLine = dataFirst ? -1 : b.indexOf(DATA_LINE);
+    const dataAt = dataFirst ? 0 : dataLine < 0 ? -1 : dataLine + 1;
+    // the lines before the data are a few short ones (event, id, retry): only they are decoded
+    for (const line of b.toString('utf8', 0, dataAt < 0 ? end : dataAt).split('\n')) {
       // a comment (the transport's keep-alive) is a sign of life the client should get as the stream it is
       if (line.startsWith(':')) return false;
       if (line.startsWith('id:')) this.eventIds.push(line.slice(line.startsWith('id: ') ? 4 : 3));
-      if (!line.startsWith('data:')) continue;
-      const value = line.slice(line.startsWith('data: ') ? 6 : 5);
-      data = data === undefined ? value : `${data}\n${value}`;
     }
-    if (data === undefined || data === '') return true;
+    if (dataAt < 0) return true;
+    const from = dataAt + (b[dataAt + 5] === 0x20 ? 6 : 5);
+    // the data is the event's last line, and its only one
+    if (b.indexOf(0x0a, from) !== end) return false;
+    const data = b.subarray(from, end);
+    if (data.length === 0) return true;
     if (this.found !== undefined || !isAnswer(data)) return false;
     this.found = data;
     return true;
   }
+
+  /** The answer, if the stream was that and priming events only. */
+  answer(): Buffer | undefined {
+    return this.found;
+  }
 }
 
 /** Whether one message's JSON is an answer (a result or an error), not a request or a notification. */
-function isAnswer(json: string): boolean {
-  if (json.startsWith('{"result":')) return true;
+function isAnswer(json: Buffer): boolean {
+  if (json.subarray(0, RESULT_FIRST.length).equals(RESULT_FIRST)) return true;
   if (json.length > PARSED_AT_MOST) return false;
-  const m = jsonObject(json);
+  const m = jsonObject(json.toString('utf8'));
   return m !== undefined && m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m);
 }
 

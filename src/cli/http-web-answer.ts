@@ -64,11 +64,10 @@ export function sendJsonBody(
   res: ServerResponse,
   status: number,
   streamHead: Record<string, string | number>,
-  json: string,
+  body: Buffer,
 ): void {
   const head: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(streamHead)) if (!STREAM_HEADERS.has(name)) head[name] = value;
-  const body = Buffer.from(json, 'utf8');
   head['content-type'] = 'application/json';
   head['content-length'] = body.length;
   res.writeHead(status, head).end(body);

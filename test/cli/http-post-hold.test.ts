@@ -29,13 +29,21 @@ describe('holdPost', () => {
   it('gives the answer alone when priming events and one answer were all the stream carried', async () => {
     expect(await holdPost(streamOf([PRIMING, event(ANSWER)]).reader, undefined)).toEqual({
       kind: 'answer',
-      json: ANSWER,
+      json: Buffer.from(ANSWER),
+      eventIds: ['1', '2'],
     });
-    expect(await holdPost(streamOf([event(ERROR)]).reader, 1_000)).toEqual({ kind: 'answer', json: ERROR });
-    // an event may come in pieces
+    expect(await holdPost(streamOf([event(ERROR, 5)]).reader, 1_000)).toEqual({
+      kind: 'answer',
+      json: Buffer.from(ERROR),
+      eventIds: ['5'],
+    });
+  });
+
+  it('gives the stream for a chunk that is not one whole event, as the transport makes them', async () => {
     const whole = PRIMING + event(ANSWER);
     const pieces = [whole.slice(0, 7), whole.slice(7, 40), whole.slice(40)];
-    expect(await holdPost(streamOf(pieces).reader, undefined)).toEqual({ kind: 'answer', json: ANSWER });
+    expect((await holdPost(streamOf(pieces).reader, undefined)).kind).toBe('stream');
+    expect((await holdPost(streamOf([whole]).reader, undefined)).kind).toBe('stream');
   });
 
   it('gives the stream, without waiting for its end, once a notification comes first', async () => {
@@ -77,7 +85,8 @@ describe('holdPost', () => {
     const result = `{"result":{"content":[{"type":"text","text":"${big}"}]},"jsonrpc":"2.0","id":2}`;
     expect(await holdPost(streamOf([event(result)]).reader, undefined)).toEqual({
       kind: 'answer',
-      json: result,
+      json: Buffer.from(result),
+      eventIds: ['2'],
     });
     // an error this large is not parsed to find what it is: it goes on as the stream it is
     const error = `{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"${big}"}}`;
