@@ -1,5 +1,4 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
 import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../framing/json-rpc.js';
 import { type DecodedEvent, StreamDecoder } from '../framing/stream-decoder.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
@@ -20,6 +19,7 @@ import { queueFullError, type WriteOutcome } from './outgoing-queue.js';
 import { PendingRequests } from './pending-requests.js';
 import { type RequestEnvelope, withEnvelope } from './request-meta.js';
 import type { ServerLink } from './server-link.js';
+import { routeNotification } from './server-notifications.js';
 import { ServerRequestHandler } from './server-requests.js';
 import { StdioLink } from './stdio-link.js';
 
@@ -284,50 +284,11 @@ export class McpConnection {
       this.serverRequests.handle(m);
       return;
     }
-    // Params nested past what anything can write out would throw in whoever takes them next (json-depth.ts); a
-    // log message's are passed on without its data instead (fleet-surface.ts).
-    if (
-      isNotification(m) &&
-      m.method !== 'notifications/message' &&
-      nestedDeeperThan(m.params, MAX_JSON_DEPTH)
-    )
-      return;
-    if (isNotification(m) && m.method === 'notifications/cancelled') {
-      const params = m.params as { requestId?: unknown } | undefined;
-      this.serverRequests.cancel(params?.requestId);
-      return;
-    }
-    if (isNotification(m) && m.method === 'notifications/progress') {
-      this.pending.progress(m.params);
-      return;
-    }
-    if (isNotification(m) && m.method === 'notifications/tools/list_changed' && this.handshakeDone) {
-      this.emit({ type: 'tools_changed' });
-    }
-    if (isNotification(m) && m.method === 'notifications/resources/list_changed' && this.handshakeDone) {
-      this.emit({ type: 'resources_changed' });
-    }
-    if (isNotification(m) && m.method === 'notifications/resources/updated' && this.handshakeDone) {
-      const uri = (m.params as { uri?: unknown } | undefined)?.uri;
-      if (typeof uri === 'string') this.emit({ type: 'resource_updated', uri });
-    }
-    if (isNotification(m) && m.method === 'notifications/prompts/list_changed' && this.handshakeDone) {
-      this.emit({ type: 'prompts_changed' });
-    }
-    if (
-      isNotification(m) &&
-      m.method === 'notifications/subscriptions/acknowledged' &&
-      this.handshakeDone &&
-      isParams(m.params)
-    ) {
-      this.emit({ type: 'listen_acknowledged', params: m.params });
-    }
-    if (isNotification(m) && m.method === 'notifications/tasks/status' && isParams(m.params)) {
-      this.emit({ type: 'task_status', params: m.params });
-    }
-    if (isNotification(m) && m.method === 'notifications/message' && isParams(m.params)) {
-      this.emit({ type: 'log', params: m.params });
-    }
+    if (!isNotification(m)) return;
+    const route = routeNotification(m.method, m.params, this.handshakeDone);
+    if (route?.kind === 'cancelled') this.serverRequests.cancel(route.requestId);
+    else if (route?.kind === 'progress') this.pending.progress(route.params);
+    else if (route?.kind === 'event') this.emit(route.event);
   }
 
   private answered(method: string | undefined): void {
@@ -370,10 +331,6 @@ function spawnFor(opts: ConnectionOptions): ServerProcess {
     ...(opts.containment !== undefined ? { containment: opts.containment } : {}),
     ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
   });
-}
-
-function isParams(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Client capabilities without the kinds of input a server may ask for (elicitation, sampling, roots). */

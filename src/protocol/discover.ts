@@ -1,3 +1,4 @@
+import { isRecord } from '../framing/is-record.js';
 import { METHOD_NOT_FOUND } from '../framing/json-rpc.js';
 import type { InitializeResult } from './connection-types.js';
 import { MODERN_PROTOCOL_VERSION } from './era.js';
@@ -14,7 +15,7 @@ export type DiscoverVerdict =
 
 /** A `server/discover` result: 2026 if it is well formed and lists our version. */
 export function verdictOfResult(raw: unknown): DiscoverVerdict {
-  if (!isObject(raw) || !isStringArray(raw.supportedVersions) || !isObject(raw.capabilities)) {
+  if (!isRecord(raw) || !isStringArray(raw.supportedVersions) || !isRecord(raw.capabilities)) {
     return {
       kind: 'legacy',
       timedOut: false,
@@ -24,14 +25,14 @@ export function verdictOfResult(raw: unknown): DiscoverVerdict {
   if (!raw.supportedVersions.includes(MODERN_PROTOCOL_VERSION)) {
     return refuseOrFallBack(raw.supportedVersions, 'server/discover');
   }
-  const meta = isObject(raw._meta) ? raw._meta : {};
+  const meta = isRecord(raw._meta) ? raw._meta : {};
   const info = meta[SERVER_INFO_META];
   return {
     kind: 'modern',
     init: {
       protocolVersion: MODERN_PROTOCOL_VERSION,
       capabilities: raw.capabilities,
-      ...(isObject(info) ? { serverInfo: info as InitializeResult['serverInfo'] & object } : {}),
+      ...(isRecord(info) ? { serverInfo: info as InitializeResult['serverInfo'] & object } : {}),
       ...(typeof raw.instructions === 'string' ? { instructions: raw.instructions } : {}),
     },
   };
@@ -40,7 +41,7 @@ export function verdictOfResult(raw: unknown): DiscoverVerdict {
 /** A failed probe: the process's end is final, a 2026 version refusal may be, anything else means 2025. */
 export function verdictOfError(err: unknown, boundMs: number): DiscoverVerdict {
   if (err instanceof RemoteError) {
-    const supported = isObject(err.data) ? err.data.supported : undefined;
+    const supported = isRecord(err.data) ? err.data.supported : undefined;
     if (err.code === UNSUPPORTED_PROTOCOL_VERSION && isStringArray(supported)) {
       return refuseOrFallBack(supported, 'its version error');
     }
@@ -71,10 +72,6 @@ function refuseOrFallBack(supported: string[], where: string): DiscoverVerdict {
     `server speaks protocol ${modern.map((v) => JSON.stringify(v)).join(', ')}, which this client does not support`,
     { supported, requested: MODERN_PROTOCOL_VERSION },
   );
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isStringArray(v: unknown): v is string[] {

@@ -1,3 +1,4 @@
+import { isRecord } from '../framing/is-record.js';
 import { MODERN_PROTOCOL_VERSION } from './era.js';
 
 /** The `_meta` keys a 2026-era request names its sender with (the 2026 era has no `initialize` to say it once). */
@@ -21,8 +22,8 @@ export interface RequestEnvelope {
  * context) stay, the envelope's own keys are ours.
  */
 export function withEnvelope(params: unknown, envelope: RequestEnvelope): Record<string, unknown> {
-  const base = isObject(params) ? params : {};
-  const meta = isObject(base._meta) ? base._meta : {};
+  const base = isRecord(params) ? params : {};
+  const meta = isRecord(base._meta) ? base._meta : {};
   return {
     ...base,
     _meta: {
@@ -40,8 +41,4 @@ export function traceMeta(trace: Record<string, unknown> | undefined): Record<st
   if (trace === undefined) return undefined;
   const kept = Object.entries(trace).filter((e): e is [string, string] => typeof e[1] === 'string');
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
