@@ -2,9 +2,11 @@
 // first), else the TypeScript sources through tsx, whose keepNames helpers add a few µs to every call.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type * as StreamDecoderModule from '../../src/framing/stream-decoder.js';
 import type * as Cgroup from '../../src/process/cgroup.js';
 import type * as ChildEnv from '../../src/process/child-env.js';
 import type * as Connection from '../../src/protocol/connection.js';
+import type * as PendingRequestsModule from '../../src/protocol/pending-requests.js';
 import type * as ToolCalls from '../../src/protocol/tool-calls.js';
 import type * as SupervisorModule from '../../src/supervisor/supervisor.js';
 import type * as FramePoolModule from '../../src/workers/frame-pool.js';
@@ -39,14 +41,17 @@ function load<T>(path: string): Promise<T> {
   return import(new URL(`${OURS_FROM}/${path}`, root).href) as Promise<T>;
 }
 
-const [supervisor, connection, toolCalls, childEnv, framePool, cgroup] = await Promise.all([
-  load<typeof SupervisorModule>('supervisor/supervisor.js'),
-  load<typeof Connection>('protocol/connection.js'),
-  load<typeof ToolCalls>('protocol/tool-calls.js'),
-  load<typeof ChildEnv>('process/child-env.js'),
-  load<typeof FramePoolModule>('workers/frame-pool.js'),
-  load<typeof Cgroup>('process/cgroup.js'),
-]);
+const [supervisor, connection, toolCalls, childEnv, framePool, cgroup, pendingRequests, streamDecoder] =
+  await Promise.all([
+    load<typeof SupervisorModule>('supervisor/supervisor.js'),
+    load<typeof Connection>('protocol/connection.js'),
+    load<typeof ToolCalls>('protocol/tool-calls.js'),
+    load<typeof ChildEnv>('process/child-env.js'),
+    load<typeof FramePoolModule>('workers/frame-pool.js'),
+    load<typeof Cgroup>('process/cgroup.js'),
+    load<typeof PendingRequestsModule>('protocol/pending-requests.js'),
+    load<typeof StreamDecoderModule>('framing/stream-decoder.js'),
+  ]);
 
 export const { createSupervisor } = supervisor;
 export const { McpConnection } = connection;
@@ -54,3 +59,5 @@ export const { callToolText, listAllTools } = toolCalls;
 export const { buildChildEnv } = childEnv;
 export const { FramePool, defaultFrameThreads } = framePool;
 export const { cgroupBase } = cgroup;
+export const { PendingRequests } = pendingRequests;
+export const { StreamDecoder } = streamDecoder;
