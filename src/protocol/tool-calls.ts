@@ -44,13 +44,16 @@ export async function listAllTools(conn: McpConnection, timeoutMs: number): Prom
 }
 
 /** Calls a tool and resolves its flattened, capped text or the failure; never rejects. */
-export async function callToolOutcome(
+export function callToolOutcome(
   conn: McpConnection,
   name: string,
   args: Record<string, unknown> | undefined,
   opts: SettledCall,
 ): Promise<CallOutcome> {
-  const value = await request(conn, name, args, opts, 'text');
+  return request(conn, name, args, opts, 'text').then((value) => textOutcome(value, opts, name));
+}
+
+function textOutcome(value: ToolResultValue | CallFailure, opts: SettledCall, name: string): CallOutcome {
   if ('ok' in value) return value;
   if (value.failed) return failed(value, opts, name);
   if (value.text === undefined)
@@ -59,13 +62,20 @@ export async function callToolOutcome(
 }
 
 /** Calls a tool and resolves the capped MCP result or the failure; never rejects. */
-export async function callToolResultOutcome(
+export function callToolResultOutcome(
   conn: McpConnection,
   name: string,
   args: Record<string, unknown> | undefined,
   opts: SettledCall,
 ): Promise<CallResultOutcome> {
-  const value = await request(conn, name, args, opts, 'result');
+  return request(conn, name, args, opts, 'result').then((value) => resultOutcome(value, opts, name));
+}
+
+function resultOutcome(
+  value: ToolResultValue | CallFailure,
+  opts: SettledCall,
+  name: string,
+): CallResultOutcome {
   if ('ok' in value) return value;
   if (value.failed) {
     const failure = failed(value, opts, name);
@@ -83,13 +93,13 @@ export async function callToolResultOutcome(
 }
 
 /** {@link callToolOutcome} rendered: the text, or an `ERROR: ` string. */
-export async function callToolText(
+export function callToolText(
   conn: McpConnection,
   name: string,
   args: Record<string, unknown> | undefined,
   opts: SettledCall,
 ): Promise<string> {
-  return outcomeText(await callToolOutcome(conn, name, args, opts));
+  return callToolOutcome(conn, name, args, opts).then(outcomeText);
 }
 
 /** {@link callToolResultOutcome} rendered: a failure is `isError` with one `ERROR:` text and its code in `_meta`. */
@@ -102,7 +112,11 @@ export async function callToolResult(
   return outcomeResult(await callToolResultOutcome(conn, name, args, opts));
 }
 
-async function request(
+/**
+ * Sends one tools/call; resolves the decoder's value or the failure, never rejects. Written without an async frame
+ * (this runs on every call, and an async function's frame is most of what a call allocates).
+ */
+function request(
   conn: McpConnection,
   name: string,
   args: Record<string, unknown> | undefined,
@@ -121,16 +135,22 @@ async function request(
       maxTotalMs: opts.maxTotalMs ?? opts.timeoutMs * MAX_TOTAL_FACTOR,
     };
   }
+  let sent: Promise<unknown>;
   try {
-    return (await conn.request('tools/call', callParams(name, args, opts), req)) as ToolResultValue;
+    sent = conn.request('tools/call', callParams(name, args, opts), req);
   } catch (err) {
-    const failure = failureFromError(err, where(opts, name));
-    // A timeout names the caller's tool and the whole budget it gave, not the part left after waiting for ready.
-    if (failure.code === 'TIMEOUT') {
-      failure.message = `tool '${opts.label ?? name}' timed out after ${opts.budgetMs ?? opts.timeoutMs} ms`;
-    }
-    return failure;
+    return Promise.resolve(requestFailure(err, opts, name));
   }
+  return (sent as Promise<ToolResultValue>).catch((err: unknown) => requestFailure(err, opts, name));
+}
+
+function requestFailure(err: unknown, opts: SettledCall, name: string): CallFailure {
+  const failure = failureFromError(err, where(opts, name));
+  // A timeout names the caller's tool and the whole budget it gave, not the part left after waiting for ready.
+  if (failure.code === 'TIMEOUT') {
+    failure.message = `tool '${opts.label ?? name}' timed out after ${opts.budgetMs ?? opts.timeoutMs} ms`;
+  }
+  return failure;
 }
 
 /** The tools/call params: a retry's answers and state beside the arguments, and the trace context in `_meta`. */

@@ -58,16 +58,34 @@ export class FleetCalls {
   constructor(private readonly deps: FleetCallsDeps) {}
 
   /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
-  async outcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
+  outcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
+    let prepared: Prepared | Promise<Prepared>;
     try {
-      const prepared = this.prepare(name, args, opts);
-      const target = prepared instanceof Promise ? await prepared : prepared;
-      if (!target.ok) return target;
-      const { conn, tool, args: toolArgs } = target;
-      const first = await callOnConnection(conn, tool.tool, toolArgs, target.call);
-      if (first.ok || first.code !== 'INPUT_REQUIRED' || first.input === undefined) return first;
-      // the rounds begin with the answer already in hand
-      let replay: CallOutcome | undefined = first;
+      prepared = this.prepare(name, args, opts);
+    } catch (err) {
+      return Promise.resolve(failureFromError(err));
+    }
+    // No async frame on the way of a call to a ready server: most of what a call allocated was such frames.
+    if (!(prepared instanceof Promise)) return this.callPrepared(prepared);
+    return prepared.then((target) => this.callPrepared(target), asFailure);
+  }
+
+  private callPrepared(target: Prepared): Promise<CallOutcome> {
+    if (!target.ok) return Promise.resolve(target);
+    return callOnConnection(target.conn, target.tool.tool, target.args, target.call).then(
+      (first) =>
+        first.ok || first.code !== 'INPUT_REQUIRED' || first.input === undefined
+          ? first
+          : this.inputRounds(target, first),
+      asFailure,
+    );
+  }
+
+  /** A server asked for input: the rounds begin with its answer already in hand. */
+  private async inputRounds(target: Prepared & { ok: true }, first: CallOutcome): Promise<CallOutcome> {
+    const { conn, tool, args: toolArgs } = target;
+    let replay: CallOutcome | undefined = first;
+    try {
       return await withInputRounds(
         target.call,
         (call) => {
@@ -269,6 +287,8 @@ type Prepared =
       args: Record<string, unknown> | undefined;
       call: SettledCall;
     };
+
+const asFailure = (err: unknown): CallFailure => failureFromError(err);
 
 function taskSupportOf(tool: ExposedTool): unknown {
   const execution = tool.definition?.execution;

@@ -129,8 +129,8 @@ export class Supervisor {
    * Calls a tool by its namespaced name; never rejects: every failure, a malformed call included, resolves to an
    * `ERROR: ` string. {@link callToolOutcome} is the same call with the failure as data.
    */
-  async callTool(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<string> {
-    return outcomeText(await this.callToolOutcome(name, args, opts));
+  callTool(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<string> {
+    return this.callToolOutcome(name, args, opts).then(outcomeText);
   }
 
   /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
