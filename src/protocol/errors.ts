@@ -8,6 +8,8 @@ export type SupervisorErrorCode =
   | 'REQUEST_TIMEOUT'
   | 'REQUEST_CANCELLED'
   | 'WRITE_FAILED'
+  /** A request JSON cannot carry (a BigInt, a cycle in its params): it was never sent. */
+  | 'UNWRITABLE_REQUEST'
   | 'RESULT_TOO_LARGE'
   | 'INVALID_RESPONSE'
   /** The server stopped reading its stdin and what we queued for it passed its bound. */

@@ -133,7 +133,21 @@ export class PendingRequests {
       }
       const message: JsonRpcMessage =
         sent === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sent };
-      const outcome = this.write(message);
+      let outcome: WriteOutcome;
+      try {
+        outcome = this.write(message);
+      } catch (err) {
+        // Nothing was sent, so there is nothing to wait for or cancel: the request leaves with its deadline.
+        this.take(id);
+        const why = err instanceof Error ? err.message : String(err);
+        reject(
+          new SupervisorError(
+            'UNWRITABLE_REQUEST',
+            `invalid call: '${method}' cannot be sent as JSON: ${why}`,
+          ),
+        );
+        return;
+      }
       if (outcome !== 'sent' && this.take(id)) {
         reject(
           outcome === 'full'

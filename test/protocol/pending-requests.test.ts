@@ -33,6 +33,35 @@ afterEach(() => {
 });
 
 describe('PendingRequests', () => {
+  it('refuses params JSON cannot carry as an invalid call, keeping nothing to time out or cancel', async () => {
+    const sent: JsonRpcMessage[] = [];
+    const pending = new PendingRequests((m) => {
+      const line = JSON.stringify(m);
+      sent.push(JSON.parse(line) as JsonRpcMessage);
+      return 'sent';
+    });
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    for (const args of [{ n: 1n }, cycle]) {
+      const refused = pending.send(
+        'tools/call',
+        { name: 't', arguments: args },
+        { timeoutMs: 30_000 },
+        ignore,
+      );
+      await expect(refused).rejects.toMatchObject({
+        code: 'UNWRITABLE_REQUEST',
+        message: expect.stringMatching(/^invalid call: 'tools\/call' cannot be sent as JSON: /),
+      });
+    }
+    // nothing left whose deadline could send the server a cancel for a request it never got
+    expect(pending.size).toBe(0);
+    expect(sent).toEqual([]);
+    // the next request is written as usual
+    void pending.send('tools/list', undefined, noTimeout, ignore);
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+  });
+
   it('numbers requests from 0 and writes each one with its id, method and params', () => {
     const w = writer();
     const pending = new PendingRequests(w.write);

@@ -44,6 +44,19 @@ describe('every call outcome carries its code', () => {
     expect(await loose('fx.echo', [])).toMatchObject({ code: 'INVALID_CALL' });
   });
 
+  it('INVALID_CALL for arguments JSON cannot carry, and the server is still there for the next call', async () => {
+    const sup = await fleet();
+    expect(await sup.callToolOutcome('fx.echo', { text: 1n })).toMatchObject({
+      ok: false,
+      code: 'INVALID_CALL',
+      message: "invalid call: 'tools/call' cannot be sent as JSON: Do not know how to serialize a BigInt",
+      server: 'fx',
+      tool: 'fx.echo',
+    });
+    expect(await sup.callTool('fx.echo', { text: 1n })).toMatch(/^ERROR: invalid call: /);
+    expect(await sup.callToolOutcome('fx.echo', { text: 'after' })).toEqual({ ok: true, text: 'after' });
+  });
+
   it('UNKNOWN_TOOL for a name no ready server exposes', async () => {
     const sup = await fleet();
     expect(await sup.callToolOutcome('fx.nothing')).toMatchObject({
