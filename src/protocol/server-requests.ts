@@ -154,7 +154,17 @@ export class ServerRequestHandler {
         });
         return;
       }
-      this.write({ jsonrpc: '2.0', id: req.id, ...a });
+      try {
+        this.write({ jsonrpc: '2.0', id: req.id, ...a });
+      } catch (err) {
+        // The host's answer is not JSON (a BigInt, a cycle): the server still gets an answer, as an error.
+        const why = err instanceof Error ? err.message : String(err);
+        this.write({
+          jsonrpc: '2.0',
+          id: req.id,
+          error: { code: INTERNAL_ERROR, message: `the answer cannot be sent as JSON: ${why}` },
+        });
+      }
     };
     controller.signal.addEventListener('abort', () => {
       // A timeout is answered; a cancel (which removed the entry first) is not, as MCP asks.

@@ -43,6 +43,29 @@ describe('ServerRequestHandler forwarding', () => {
     expect(refused).toEqual([]);
   });
 
+  it('answers with an error when the answer is not JSON, as a link writing it would find', async () => {
+    const sent: JsonRpcMessage[] = [];
+    const h = new ServerRequestHandler(
+      undefined,
+      (m) => sent.push(JSON.parse(JSON.stringify(m)) as JsonRpcMessage) > 0,
+      () => {},
+      { perSecond: 1000, burst: 1000 },
+    );
+    h.forward = () => Promise.resolve({ result: { tokens: 1n } });
+    h.handle(sampling('s1'));
+    await flush();
+    expect(sent).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 's1',
+        error: {
+          code: -32603,
+          message: 'the answer cannot be sent as JSON: Do not know how to serialize a BigInt',
+        },
+      },
+    ]);
+  });
+
   it('refuses with -32601 what nobody answers, and says so', () => {
     const { h, sent, refused } = forwarding();
     h.handle({ jsonrpc: '2.0', id: 1, method: 'elicitation/create' });
