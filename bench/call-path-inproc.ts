@@ -1,12 +1,16 @@
-// One call's JavaScript with the pipes taken out: our request bookkeeping (PendingRequests, as tools/call uses it,
-// with its deadline) and our reading of the answer (StreamDecoder: split, parse, admit, flatten) against the bare
-// JSON-RPC loop's own (stringify, decode, split, parse, a map). Both get each answer as the bytes a server would
+// One call's JavaScript with the pipes taken out: our tool call (callToolText: the request's options and params,
+// its outcome), our request bookkeeping (PendingRequests, with its deadline) and our reading of the answer
+// (StreamDecoder: split, parse, admit, flatten) against the bare JSON-RPC loop's own (stringify, decode, split,
+// parse, a map). The connection stands in as its one method a call uses, `request`, handing the request to the
+// same PendingRequests a connection has. Both get each answer as the bytes a server would
 // write, made in the same process; what making them costs is measured alone and taken off. No process, no
 // syscall, no wake-up: what is left is the code each runs per call, on a warm core.
 // Run: node --import tsx bench/call-path-inproc.ts [calls per round, default 200000]
 import { StringDecoder } from 'node:string_decoder';
+import type { McpConnection } from '../src/protocol/connection.js';
+import type { RequestOptions } from '../src/protocol/connection-types.js';
 import { BenchError } from './lib/bench-error.js';
-import { OURS_FROM, PendingRequests, StreamDecoder } from './lib/ours.js';
+import { callToolText, OURS_FROM, PendingRequests, StreamDecoder } from './lib/ours.js';
 import { fmt, median } from './lib/stats.js';
 
 const calls = Number(process.argv[2] ?? 200_000);
@@ -38,16 +42,15 @@ function oursPath(): (text: string) => Promise<string> {
         pending.settle(e.message.id, e.message);
     },
   });
-  const result = { mode: 'text' as const, maxBytes: 1024 * 1024, structuredRequired: false };
-  return async (text) => {
-    const answer = pending.send(
-      'tools/call',
-      { name: 'echo', arguments: { text } },
-      { timeoutMs: 60_000, result },
-      () => {},
-    );
+  const conn = {
+    request: (method: string, params: unknown, opts: RequestOptions) =>
+      pending.send(method, params, opts, () => {}),
+  } as unknown as McpConnection;
+  const opts = { timeoutMs: 60_000, maxBytes: 1024 * 1024 };
+  return (text) => {
+    const answer = callToolText(conn, 'echo', { text }, opts);
     decoder.push(answerBytes(line));
-    return ((await answer) as { text?: string }).text ?? '';
+    return answer;
   };
 }
 

@@ -1,12 +1,14 @@
 // The call path alone, for profiling and quick comparisons: calls through Supervisor.callTool, a bare McpConnection
 // and the bare JSON-RPC loop, against the fixture, in interleaved rounds (no SDK, no large results).
 // Run: node --import tsx [--cpu-prof --cpu-prof-dir=prof] bench/calls-profile.ts [ours-only|loop-only] [sequential]
-// [spawn]. `spawn` adds the same contenders spawned the other way: ours and the bare connection with only a process
+// [spawn] [one-cpu] [alloc]. `spawn` adds the same contenders spawned the other way: ours and the bare connection with only a process
 // group (`pgroup`) and ours in a pid namespace (`ours-ns`), the loop's child in a cgroup leaf of its own (`loop-cg`) and with our child environment
 // (`loop-env`), to tell what the containment costs a round trip from what the client costs. `one-cpu` pins this
 // process and every server to CPU 0 (taskset) once they run, so no round trip waits for the other CPU to wake.
+// `alloc` adds what one sequential call allocates on this process's heap, per contender.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { startBareLoop } from './lib/bare-loop.js';
 import {
   type CallRate,
@@ -30,6 +32,34 @@ function withDescendants(pid: number | undefined): number[] {
   );
   return [pid, ...children.flatMap(withDescendants)];
 }
+/**
+ * What `calls` sequential calls allocate on this process's heap, per call: V8's sampling heap profiler (a sample
+ * every 256 bytes allocated), counting what was collected since too.
+ */
+async function bytesPerCall(c: Contender, calls: number): Promise<number> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 256,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    for (let i = 0; i < calls; i++) await c.call('echo', { text: `hello ${i}` });
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    let bytes = 0;
+    const add = (node: typeof profile.head): void => {
+      bytes += node.selfSize;
+      for (const child of node.children) add(child);
+    };
+    add(profile.head);
+    return bytes / calls;
+  } finally {
+    session.disconnect();
+  }
+}
+
 const sequentialOnly = args.includes('sequential');
 const spawnVariants = args.includes('spawn');
 const all: Record<string, Contender> = {};
@@ -84,6 +114,11 @@ try {
       );
     }
   }
+  if (args.includes('alloc'))
+    for (const [k, c] of Object.entries(all))
+      console.log(
+        `allocated   ${k.padEnd(8)} ${fmt(await bytesPerCall(c, 20_000), 0)} B per sequential call`,
+      );
 } finally {
   await Promise.allSettled(Object.values(all).map((c) => c.close()));
 }
