@@ -1,10 +1,10 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
+import { type BearerVerifier, type Caller, type TokenEntry, tokenVerifier } from '../gateway/http/auth.js';
 import { CliError } from './errors.js';
 import { type LogLevel, logProblems } from './event-log.js';
 import type { ReloadTrigger } from './fleet-reload.js';
-import { type BearerVerifier, type Caller, type TokenEntry, tokenVerifier } from './http-auth.js';
 import { readTokenFile } from './http-tokens.js';
 import type { LogValue } from './logfmt.js';
 

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { authority, type HttpAddress, isLoopback } from '../gateway/http/address.js';
+import { authenticate, type BearerVerifier } from '../gateway/http/auth.js';
+import { checkHeaders, type HostGuard, hostGuard } from '../gateway/http/guard.js';
 import type { SupervisorMetrics } from '../metrics/supervisor-metrics.js';
 import { CliError, usageError } from './errors.js';
-import { authority, type HttpAddress, isLoopback } from './http-address.js';
-import { authenticate, type BearerVerifier } from './http-auth.js';
-import { checkHeaders, type HostGuard, hostGuard } from './http-guard.js';
 
 /** Where the metrics are served, on `run --metrics` and beside `serve --http`'s `/mcp`. */
 export const METRICS_PATH = '/metrics';

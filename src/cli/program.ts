@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { parseHttpAddress, parseIdle, parseMaxSessions } from '../gateway/http/address.js';
+import { parseResultCap } from '../gateway/result-cap.js';
 import type { CallFlags } from './call.js';
 import type { TargetFlags } from './control-target.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
-import { parseHttpAddress, parseIdle, parseMaxSessions } from './http-address.js';
 import type { LogsFlags } from './logs-command.js';
-import { parseResultCap } from './result-cap.js';
 import type { RunFlags } from './run.js';
 import type { ServeFlags } from './serve.js';
 

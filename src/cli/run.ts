@@ -1,3 +1,4 @@
+import type { HttpAddress } from '../gateway/http/address.js';
 import type { FleetPhase } from '../inspector/page-data.js';
 import { toStatechart } from '../inspector/statechart.js';
 import { startUiServer, type UiServer } from '../inspector/ui-server.js';
@@ -11,7 +12,6 @@ import { type CloseControl, openFleetControl } from './control-open.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { type FleetReload, fleetReload } from './fleet-reload.js';
-import type { HttpAddress } from './http-address.js';
 import { type MetricsServer, startMetricsServer } from './metrics-http.js';
 import { openFleet } from './open-fleet.js';
 import { terminalAsk } from './prompt.js';

@@ -1,15 +1,15 @@
 import { inspect } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Gateway } from '../gateway/gateway.js';
+import type { HttpAddress } from '../gateway/http/address.js';
+import { DEFAULT_SERVE_RESULT_BYTES } from '../gateway/result-cap.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { openFleetControl } from './control-open.js';
 import { usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { fleetReload } from './fleet-reload.js';
-import { Gateway } from './gateway.js';
-import type { HttpAddress } from './http-address.js';
 import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
-import { DEFAULT_SERVE_RESULT_BYTES } from './result-cap.js';
 import { handleShutdownSignals } from './shutdown.js';
 
 export interface ServeFlags extends FleetFlags {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { httpClient, raw, startHttpServe } from '../gateway/http/helpers.js';
+import { serveClients } from '../gateway/serve-helpers.js';
 import { parseScrape } from '../metrics/scrape.js';
 import { writeFixtureConfig } from './helpers.js';
-import { httpClient, raw, startHttpServe } from './http-helpers.js';
-import { serveClients } from './serve-helpers.js';
 
 const { cli, clients } = serveClients();
 

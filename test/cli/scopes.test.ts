@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { serveClients } from '../gateway/serve-helpers.js';
 import { BIN, ROOT, writeFixtureConfig } from './helpers.js';
-import { serveClients } from './serve-helpers.js';
 
 const { cli, clients } = serveClients();
 

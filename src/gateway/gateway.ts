@@ -1,0 +1,264 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  type InitializeResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+import type { ExposedTool } from '../supervisor/types.js';
+import { gatewayCapabilities } from './capabilities.js';
+import type { Envelope } from './era.js';
+import { answerDiscover, EraTransport } from './era-2026.js';
+import { answerThroughFrontClient } from './front-client.js';
+import { CallToolRetrySchema, fleetCacheHint, frontCallOptions, isModernRequest } from './front-request.js';
+import { type FrontRequest, frontToolCall } from './input-required-2025.js';
+import { modernToolCall } from './input-required-2026.js';
+import { composeInstructions, instructionsAtInitialize } from './instructions.js';
+import { answerListen } from './listen.js';
+import { relayProgress } from './progress.js';
+import { GatewaySurface } from './prompts-logging.js';
+import { GatewayResources } from './resources.js';
+import { GATEWAY_TASKS, GatewayTasks } from './tasks.js';
+import { declaresTasks, tasksRequired } from './tasks-2026.js';
+import { gatewayResult } from './tool-result.js';
+
+export interface GatewayOptions {
+  name: string;
+  version: string;
+  /** How long a `tools/list` waits for the fleet's first start to settle (default 10 s). */
+  listWaitMs?: number;
+  /** Quiet time before `notifications/tools/list_changed` is sent (default 50 ms). */
+  debounceMs?: number;
+  /**
+   * Called once the client's `initialize` is in, and the servers' sampling, elicitation and roots requests are
+   * routed to it as far as it declared them: `serve` starts the fleet then, so each server's handshake declares
+   * exactly what the client can answer.
+   */
+  onClient?: () => void;
+  /**
+   * Makes this client answer the servers' requests once its capabilities are known; by default it becomes the only
+   * one that does (stdio). `serve --http` shares that role among its sessions instead.
+   */
+  frontClient?: (server: Server) => void;
+  /** Told about failures to notify the client. */
+  onWarn?: (message: string) => void;
+  /** The client's scopes, checked on every call; none by default (a tool that requires scopes is refused). */
+  scopes?: readonly string[];
+  /** A cap on every tool result sent, below each server's own `maxResultBytes` (see docs/configuration.md). */
+  maxResultBytes?: number;
+  /**
+   * The client's authorization context (its credential's name): the tasks it makes are bound to it, and it
+   * reaches, lists and hears of no other's. None for a client without one (stdio, `serve --http` without auth).
+   */
+  taskOwner?: string;
+}
+
+/**
+ * The whole fleet as one MCP server: every ready server's tools under their namespaced names, calls routed to
+ * the supervisor (content blocks and `isError` kept), and `tools/list_changed` whenever the exposed set changes.
+ */
+export class Gateway {
+  readonly server: Server;
+  private initialized = false;
+  private modernSeen = false;
+  private closed = false;
+  private announced = '';
+  private timer: NodeJS.Timeout | undefined;
+  private readonly unsubscribe: () => void;
+  private readonly surface: GatewaySurface;
+  private readonly resources: GatewayResources;
+  private readonly tasks: GatewayTasks;
+
+  constructor(
+    private readonly sup: Supervisor,
+    private readonly started: Promise<void>,
+    private readonly opts: GatewayOptions,
+  ) {
+    const capabilities = gatewayCapabilities({
+      tools: true,
+      resources: { subscribe: true },
+      prompts: true,
+      completions: true,
+      logging: true,
+      tasks: GATEWAY_TASKS,
+    });
+    // Prompts, completions and logging are trimmed from the answer when no server offers them (GatewaySurface).
+    this.server = new Server({ name: opts.name, version: opts.version }, { capabilities });
+    this.server.oninitialized = () => {
+      this.initialized = true;
+    };
+    this.surface = new GatewaySurface(this.server, sup, {
+      settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
+      debounceMs: opts.debounceMs ?? 50,
+      onWarn: opts.onWarn,
+    });
+    this.resources = new GatewayResources(this.server, sup, {
+      settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
+      debounceMs: opts.debounceMs ?? 50,
+      onWarn: opts.onWarn,
+    });
+    this.tasks = new GatewayTasks(this.server, sup, {
+      onWarn: opts.onWarn,
+      maxResultBytes: opts.maxResultBytes,
+      owner: opts.taskOwner,
+    });
+    const compose = async () => {
+      await settled(this.started, this.opts.listWaitMs ?? 10_000);
+      const { supervisor, servers } = this.sup.config;
+      const ownNamed = servers.filter((s) => s.namespace === false).map((s) => s.id);
+      return composeInstructions(this.sup.status(), supervisor.separator, ownNamed);
+    };
+    const adjust = (result: InitializeResult) =>
+      this.tasks.trim(this.resources.trim(this.surface.trim(result)));
+    answerListen(this.server, sup, {
+      tools: () => JSON.stringify(this.listed()),
+      debounceMs: opts.debounceMs ?? 50,
+      onWarn: opts.onWarn,
+      tasks: this.tasks.modern,
+    });
+    answerDiscover(this.server, {
+      info: { name: opts.name, version: opts.version },
+      capabilities,
+      compose,
+      adjust,
+    });
+    instructionsAtInitialize(this.server, compose, adjust, () => {
+      if (this.opts.frontClient) this.opts.frontClient(this.server);
+      else answerThroughFrontClient(this.server, this.sup);
+      this.opts.onClient?.();
+    });
+    this.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      await settled(this.started, this.opts.listWaitMs ?? 10_000);
+      const tools = this.listed();
+      this.announced = JSON.stringify(tools);
+      return { tools, ...fleetCacheHint(request.params, this.sup.listCacheHint()) };
+    });
+    this.server.setRequestHandler(CallToolRetrySchema, async (request, extra) => {
+      const { name, arguments: args } = request.params;
+      const scopes = this.opts.scopes ?? [];
+      const progress = relayProgress(request.params._meta, extra, this.opts.onWarn);
+      const cap = this.opts.maxResultBytes;
+      const modern = isModernRequest(request.params);
+      if (request.params.task && !modern) {
+        // The server answers at once with a task; its result is fetched later with tasks/result.
+        return this.tasks.call(name, args, request.params.task, { signal: extra.signal, scopes });
+      }
+      if (modern) {
+        // 2026: serve decides, by the tool's own task support, and only for a request declaring the extension.
+        // A tool of a server still starting is not listed yet: its task support is known once the start settled.
+        const support =
+          this.tasks.modern.support(name) ??
+          (await settled(this.started, this.opts.listWaitMs ?? 10_000).then(() =>
+            this.tasks.modern.support(name),
+          ));
+        const declared = declaresTasks(request.params);
+        if (support === 'required' && !declared) throw tasksRequired(`tool '${name}'`);
+        if (support !== undefined && support !== 'forbidden' && declared) {
+          const call = { ...frontCallOptions(request.params), signal: extra.signal, scopes };
+          return this.tasks.modern.create(name, args, call);
+        }
+      }
+      const opts = {
+        ...frontCallOptions(request.params),
+        signal: extra.signal,
+        scopes,
+        ...progress,
+        ...(cap !== undefined ? { maxResultBytes: cap } : {}),
+      };
+      // A 2025 client cannot retry an input_required result: serve answers the rounds through it instead.
+      const result = modern
+        ? await modernToolCall(this.sup, name, args, opts)
+        : await frontToolCall(this.sup, this.front(extra), name, args, opts);
+      return this.resources.rewriteLinks(name, gatewayResult(name, result) as CallToolResult);
+    });
+    this.unsubscribe = sup.subscribe((e) => {
+      if (e.type === 'tools' || e.type === 'state') this.schedule();
+    });
+  }
+
+  /** A 2025 client's request, for answering its input rounds through that client. */
+  private front(extra: { requestId: string | number; signal: AbortSignal }): FrontRequest {
+    return { server: this.server, requestId: extra.requestId, signal: extra.signal };
+  }
+
+  /** Starts answering on a transport (stdio for `serve`): 2025 traffic after `initialize`, 2026 requests as they come. */
+  connect(transport: Transport): Promise<void> {
+    return this.server.connect(new EraTransport(transport, (e) => this.modern(e)));
+  }
+
+  // A 2026 client never initializes: its first request starts the fleet. It is never sent the servers' sampling,
+  // elicitation or roots requests: 2026 has no such wire requests (a 2026 client answers them −32601); what a
+  // server asks reaches it as an input_required result of its own call, as its request's capabilities and the
+  // server's allow: permit (gateway-modern-input.ts).
+  private modern(_envelope: Envelope): void {
+    if (this.closed || this.modernSeen) return;
+    this.modernSeen = true;
+    this.opts.onClient?.();
+  }
+
+  // Sorted by name, so both eras (and every replica) list the fleet in one order whatever order servers came up.
+  private listed(): Tool[] {
+    return this.sup
+      .listTools()
+      .map(toMcpTool)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Stops notifying and closes the MCP session. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    this.surface.close();
+    this.tasks.close();
+    // The servers are told to unsubscribe, but a stopping gateway does not wait on their answers.
+    void this.resources.close();
+    if (this.timer) clearTimeout(this.timer);
+    await this.server.close().catch(() => {});
+  }
+
+  // State changes are cheap to check: only a different exposed set (names or definitions) is announced.
+  private schedule(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.announce();
+    }, this.opts.debounceMs ?? 50);
+  }
+
+  private announce(): void {
+    if (this.closed || !this.initialized) return;
+    const now = JSON.stringify(this.listed());
+    if (now === this.announced) return;
+    this.announced = now;
+    this.server.sendToolListChanged().catch((err: unknown) => {
+      this.opts.onWarn?.(
+        `could not send tools/list_changed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    });
+  }
+}
+
+/** An exposed tool as an MCP `Tool` (schemas are objects, as MCP requires). */
+export function toMcpTool(t: ExposedTool): Tool {
+  // Every field the server listed goes on (title, annotations, execution, icons, _meta, future ones); only the
+  // name is ours, and the parts the fleet checked or filled in (schemas, a declared description) are its own.
+  const { description: _d, outputSchema: _o, ...listed } = t.definition ?? {};
+  const tool: Tool = { ...listed, name: t.name, inputSchema: { ...t.inputSchema, type: 'object' } };
+  if (t.description !== undefined) tool.description = t.description;
+  if (t.outputSchema !== undefined) tool.outputSchema = { ...t.outputSchema, type: 'object' };
+  return tool;
+}
+
+function settled(p: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    p.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    }).catch(() => {});
+  });
+}

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Gateway } from '../gateway.js';
+import type { Caller } from './auth.js';
+import { SessionEventStore } from './event-store.js';
+import { answerWeb } from './web-bridge.js';
+
+/** How long a client waits before reconnecting a dropped SSE stream (the `retry` field). */
+const RETRY_MS = 1000;
+
+/** One client of `serve --http`: its transport, its own Gateway over the shared fleet, and whose it is. */
+export interface HttpSession {
+  id: string;
+  transport: WebStandardStreamableHTTPServerTransport;
+  gateway: Gateway;
+  /** The credential that opened it (undefined without auth); every later request must carry the same one. */
+  callerId: string | undefined;
+  /** Responses still open: POSTs being answered and the GET stream. */
+  open: number;
+  /** When `open` last fell to 0. */
+  idleSince: number;
+  /** Its SSE events, kept for Last-Event-ID. */
+  store: SessionEventStore;
+}
+
+/**
+ * Why a session ended: the client's DELETE (or its transport closing), no traffic for too long, its token no longer
+ * accepted, or shutdown.
+ */
+export type SessionEnd = 'deleted' | 'idle' | 'revoked' | 'stopping';
+
+/** How long a client refused for the session cap is asked to wait (`Retry-After`, seconds). */
+const FULL_RETRY_S = 5;
+
+export interface HttpSessionsOptions {
+  /** A Gateway for a new session, checking calls against `caller`'s scopes. */
+  gateway: (caller: Caller | undefined) => Gateway;
+  /** Answer each POST with one JSON body instead of an SSE stream. */
+  jsonResponse: boolean;
+  /** A session with no open response for this long is closed; 0 keeps sessions until DELETE. */
+  idleMs: number;
+  /** Sessions open at once (those being initialized count); past it an `initialize` gets 503. */
+  maxSessions: number;
+  /** Sessions one credential may hold at once (those being initialized count); past it its `initialize` gets 429. */
+  maxPerCaller?: number | undefined;
+  onOpen?: (session: HttpSession) => void;
+  /** After a session's Gateway closed. */
+  onEnd?: (gateway: Gateway, session: HttpSession | undefined, why: SessionEnd) => void;
+}
+
+/**
+ * The live sessions of `serve --http`, by `Mcp-Session-Id`. A client that vanished without DELETE would keep its
+ * Gateway forever; a session with no request in flight and no GET stream for `idleMs` is therefore closed (its
+ * client gets 404 next time and, as MCP says, initializes again).
+ */
+export class HttpSessions {
+  private readonly live = new Map<string, HttpSession>();
+  private closed = false;
+  /** `initialize` requests answered now whose session is not in `live` yet: each holds a place. */
+  private opening = 0;
+  /** The same, by credential. */
+  private readonly openingBy = new Map<string | undefined, number>();
+  private readonly sweep: NodeJS.Timeout | undefined;
+
+  constructor(private readonly opts: HttpSessionsOptions) {
+    if (opts.idleMs > 0) {
+      this.sweep = setInterval(() => this.closeIdle(), Math.min(Math.max(opts.idleMs / 4, 50), 60_000));
+      this.sweep.unref();
+    }
+  }
+
+  get(id: string): HttpSession | undefined {
+    return this.live.get(id);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Hands a request to its session's transport, counting the response as open until it ends. */
+  handle(session: HttpSession, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.track(session, res);
+    return answerWeb(session.transport, req, res, { store: session.store });
+  }
+
+  /** Answers an `initialize` POST (its body already parsed) with a new session. */
+  async open(
+    caller: Caller | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+  ): Promise<void> {
+    // Each session keeps a Gateway (and the fleet subscriptions it holds): without a bound, a client opening
+    // sessions without end would grow the process without end. Open sessions are not touched.
+    if (this.live.size + this.opening >= this.opts.maxSessions) return this.refuseFull(res, body);
+    // One credential must not take every place: past its share, it waits for its own sessions to end.
+    const callerId = caller?.id;
+    const share = this.opts.maxPerCaller;
+    if (share !== undefined && this.heldBy(callerId) >= share) return this.refuseFull(res, body, share);
+    this.opening += 1;
+    this.openingBy.set(callerId, (this.openingBy.get(callerId) ?? 0) + 1);
+    let placed = true;
+    const unplace = () => {
+      if (placed) {
+        this.opening -= 1;
+        this.openingBy.set(callerId, (this.openingBy.get(callerId) ?? 1) - 1);
+      }
+      placed = false;
+    };
+    try {
+      await this.start(caller, req, res, body, unplace);
+    } finally {
+      unplace();
+    }
+  }
+
+  /** Ends the sessions of every credential `keep` refuses (a token taken out of the tokens file). */
+  async revoke(keep: (callerId: string | undefined) => boolean): Promise<void> {
+    const gone = [...this.live.values()].filter((s) => !keep(s.callerId));
+    await Promise.all(gone.map((s) => this.end(s.gateway, s, 'revoked')));
+  }
+
+  private async start(
+    caller: Caller | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    unplace: () => void,
+  ): Promise<void> {
+    const gateway = this.opts.gateway(caller);
+    let session: HttpSession | undefined;
+    const store = new SessionEventStore();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: this.opts.jsonResponse,
+      // Every SSE event gets an id (and a stream starts with a priming event and `retry`), so a client whose
+      // connection dropped reconnects with Last-Event-ID and gets what it missed.
+      eventStore: store,
+      retryInterval: RETRY_MS,
+      onsessioninitialized: (id) => {
+        session = { id, transport, gateway, callerId: caller?.id, open: 0, idleSince: Date.now(), store };
+        unplace();
+        this.live.set(id, session);
+        this.track(session, res);
+        this.opts.onOpen?.(session);
+      },
+    });
+    // DELETE closes the transport; the SDK's Server then reports its own close.
+    gateway.server.onclose = () => void this.end(gateway, session, 'deleted');
+    await gateway.connect(transport);
+    await answerWeb(transport, req, res, { parsed: body, store });
+    // Refused before a session was made (a bad Accept header, say), or made after close() swept: nothing to keep.
+    if (session === undefined || this.closed) await this.end(gateway, session, 'stopping');
+  }
+
+  /** Ends every session (their SSE streams close) and refuses new ones; idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.sweep) clearInterval(this.sweep);
+    await Promise.all([...this.live.values()].map((s) => this.end(s.gateway, s, 'stopping')));
+  }
+
+  /** Sessions `callerId` holds: open ones and those being initialized. */
+  private heldBy(callerId: string | undefined): number {
+    let held = this.openingBy.get(callerId) ?? 0;
+    for (const s of this.live.values()) if (s.callerId === callerId) held += 1;
+    return held;
+  }
+
+  /** 503 when every place is taken; 429 when `share` says this credential holds all of its own. */
+  private refuseFull(res: ServerResponse, body: unknown, share?: number): void {
+    const id = (body as { id?: unknown }).id;
+    const max = this.opts.maxSessions;
+    const error =
+      share === undefined
+        ? {
+            code: -32000,
+            message: `Too many sessions: ${max} are open; retry later`,
+            data: { code: 'TOO_MANY_SESSIONS', maxSessions: max },
+          }
+        : {
+            code: -32000,
+            message: `Too many sessions for this credential: it holds ${share}; close one or retry later`,
+            data: { code: 'TOO_MANY_SESSIONS_FOR_TOKEN', maxSessionsPerToken: share },
+          };
+    const status = share === undefined ? 503 : 429;
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': String(FULL_RETRY_S) }).end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: typeof id === 'string' || typeof id === 'number' ? id : null,
+        error,
+      }),
+    );
+  }
+
+  private track(session: HttpSession, res: ServerResponse): void {
+    session.open += 1;
+    res.once('close', () => {
+      session.open -= 1;
+      if (session.open === 0) session.idleSince = Date.now();
+    });
+  }
+
+  private closeIdle(): void {
+    if (this.closed) return;
+    const now = Date.now();
+    for (const s of this.live.values())
+      if (s.open === 0 && now - s.idleSince >= this.opts.idleMs) void this.end(s.gateway, s, 'idle');
+  }
+
+  private async end(gateway: Gateway, session: HttpSession | undefined, why: SessionEnd): Promise<void> {
+    // The first reason wins: closing the Gateway closes its transport, which reports a close of its own.
+    const first = session !== undefined && this.live.get(session.id) === session;
+    if (first) this.live.delete(session.id);
+    await gateway.close();
+    this.opts.onEnd?.(gateway, first ? session : undefined, why);
+  }
+}

@@ -1,0 +1,78 @@
+import { resultKind } from '../framing/result-type.js';
+import type { CallOptions } from '../protocol/call-options.js';
+import { callFailure, outcomeResult } from '../protocol/call-outcome.js';
+import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
+import type { CallToolResult } from '../protocol/tool-calls.js';
+import type { GetPromptResult } from '../supervisor/fleet-surface.js';
+import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resource-outcome.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+import { allowedKinds, permitted, refusedInput } from './input-gate.js';
+
+// A 2026 client answers a server's input rounds itself, but only as far as the server may ask (docs/security.md):
+// the server is told only the kinds the client declared AND its `allow:`/`roots:` permit, and an `input_required`
+// asking for any other kind ends the request with the refusal a 2025 client's round gets, never reaching the client.
+
+/** A 2026 client's `tools/call` (its options from `frontCallOptions`), gated by the tool's server's permissions. */
+export async function modernToolCall(
+  sup: Supervisor,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: CallOptions,
+): Promise<CallToolResult> {
+  // Looked up only when it matters (a client that declared something, or a round): calls are the hot path.
+  let asker: string | undefined;
+  const lookup = () => {
+    asker ??= sup.listTools().find((t) => t.name === name)?.server;
+    return asker;
+  };
+  const declared = opts.inputCapabilities ?? {};
+  const inputCapabilities =
+    Object.keys(declared).length === 0 ? {} : permitted(declared, allowedKinds(sup.config.servers, lookup()));
+  const result = await sup.callToolResult(name, args, { ...opts, inputCapabilities });
+  const kind = resultKind(result);
+  if (kind.kind !== 'input_required') return result;
+  const why = refusedInput(sup.config.servers, lookup(), `tool '${name}'`, kind.input);
+  if (why === undefined) return result;
+  return outcomeResult(
+    callFailure('INPUT_REQUIRED', why, { tool: name, ...(asker ? { server: asker } : {}) }),
+  );
+}
+
+/** A 2026 client's `prompts/get`, likewise: a barred round is the failure INPUT_REQUIRED. */
+export async function modernPrompt(
+  sup: Supervisor,
+  name: string,
+  args: Record<string, string> | undefined,
+  opts: CallOptions,
+): Promise<SurfaceOutcome<GetPromptResult>> {
+  const asker = sup.listPrompts().find((p) => p.name === name)?.server;
+  const inputCapabilities = permitted(opts.inputCapabilities, allowedKinds(sup.config.servers, asker));
+  const out = await sup.getPrompt(name, args, {
+    ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.trace ? { trace: opts.trace } : {}),
+    passInputRequired: true,
+    inputCapabilities,
+  });
+  const kind = out.ok ? resultKind(out.result) : undefined;
+  if (kind?.kind !== 'input_required') return out;
+  const why = refusedInput(sup.config.servers, asker, `prompt '${name}'`, kind.input);
+  return why === undefined ? out : surfaceFailure('INPUT_REQUIRED', why, asker);
+}
+
+/** A 2026 client's `resources/read`: the server is known once routed, so what it is told is decided then. */
+export async function modernRead(
+  sup: Supervisor,
+  uri: string,
+  opts: CallOptions,
+): Promise<ResourceReadOutcome> {
+  const servers = sup.config.servers;
+  const out = await sup.readResource(uri, {
+    ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.trace ? { trace: opts.trace } : {}),
+    passInputRequired: true,
+    inputCapabilitiesFor: (server) => permitted(opts.inputCapabilities, allowedKinds(servers, server)),
+  });
+  if (out.ok || out.code !== 'INPUT_REQUIRED' || !out.input) return out;
+  const why = refusedInput(servers, out.server, `resource '${uri}'`, out.input);
+  return why === undefined ? out : resourceFailure('INPUT_REQUIRED', why, { server: out.server, uri });
+}
