@@ -25,18 +25,22 @@ export type {
 } from './supervisor/types.js';
 export type { CallToolResult } from './protocol/tool-calls.js';
 // Applying a changed config to a running fleet (docs/embedding.md, "Reload").
-export type { ReloadAction, ReloadOutcome, ReloadServerResult } from './supervisor/reload.js';
+export type { ReloadAction, ReloadOutcome, ReloadServerResult } from './supervisor/reload/reloader.js';
 export { type ConfigDiff, diffConfigs, type ServerChange, type SupervisorKey } from './config/config-diff.js';
 export type { ProgressUpdate } from './protocol/pending-requests.js';
 // MCP 2026-07-28 on calls: input_required rounds answered by the host, and trace context passed to servers.
 export type { InputRetry, TraceContext } from './protocol/call-options.js';
 export type { InputRequired } from './framing/result-type.js';
-export { type InputHandler, type InputRequest, MAX_INPUT_ROUNDS } from './supervisor/input-rounds.js';
-export type { CacheHint } from './supervisor/list-hints.js';
-export type { InputOptions, PromptInputOptions } from './supervisor/prompt-input.js';
-export type { ServerIdentity } from './supervisor/server-identity.js';
+export {
+  type InputHandler,
+  type InputRequest,
+  MAX_INPUT_ROUNDS,
+} from './supervisor/input-required/rounds.js';
+export type { CacheHint } from './supervisor/runtime/list-hints.js';
+export type { InputOptions, PromptInputOptions } from './supervisor/input-required/host-input.js';
+export type { ServerIdentity } from './supervisor/runtime/identity.js';
 // What servers may ask of the client side (sampling, elicitation, roots), for the servers allowed to (docs/security.md).
-export type { ClientHandler, ClientHandlers, Root, ServerRequest } from './supervisor/client-side.js';
+export type { ClientHandler, ClientHandlers, Root, ServerRequest } from './supervisor/runtime/client-side.js';
 // Every call's outcome as data: the text, or a failure with a string code (docs/outcomes.md).
 export {
   type CallErrorCode,
@@ -57,16 +61,21 @@ export type {
   ResourceSubscribeOutcome,
   ResourceTemplatesOutcome,
   ResourceUpdate,
-} from './supervisor/resource-outcome.js';
+} from './supervisor/resources/outcome.js';
 export { parseQualifiedUri, qualifyTemplate, qualifyUri } from './registry/resource-uri.js';
 // Prompts, completion and logging across the fleet (docs/mcp-surface.md); failures as data (docs/outcomes.md).
 export type { ExposedPrompt } from './registry/exposed-prompt.js';
 export type { SurfaceErrorCode, SurfaceFailure, SurfaceOutcome } from './protocol/surface-outcome.js';
-export type { CompleteResult, CompletionRef } from './supervisor/fleet-complete.js';
-export type { GetPromptResult } from './supervisor/fleet-surface.js';
-export type { TaskMethod, TaskPage } from './supervisor/fleet-tasks.js';
-export type { TaskQuestion } from './supervisor/task-inputs.js';
-export { isLogLevel, LOG_LEVELS, type LogLevel, type SetLevelOutcome } from './supervisor/log-level.js';
+export type { CompleteResult, CompletionRef } from './supervisor/prompts/complete.js';
+export type { GetPromptResult } from './supervisor/prompts/prompts.js';
+export type { TaskMethod, TaskPage } from './supervisor/tasks/tasks.js';
+export type { TaskQuestion } from './supervisor/tasks/inputs.js';
+export {
+  isLogLevel,
+  LOG_LEVELS,
+  type LogLevel,
+  type SetLevelOutcome,
+} from './supervisor/prompts/log-level.js';
 
 // Config: load and check a YAML/JSON config, or build one in code with the same shapes and defaults.
 export {
@@ -159,13 +168,13 @@ export {
   CONTROL_PROTOCOL_VERSION,
   type InstanceInfo,
 } from './control/protocol.js';
-export { type LogEntry, type LogSource, ServerLogs } from './supervisor/server-logs.js';
+export { type LogEntry, type LogSource, ServerLogs } from './supervisor/observe/server-logs.js';
 export { type TreeUsage, treeUsage } from './process/tree-usage.js';
 
 // The live inspector page, for hosts that embed it; the machines it draws.
 export { startUiServer, type UiServer, type UiServerOptions, type UiSource } from './inspector/ui-server.js';
 export type { FleetPhase } from './inspector/page-data.js';
-export type { CallRecord } from './supervisor/call-records.js';
+export type { CallRecord } from './supervisor/calls/records.js';
 export { type StatechartGraph, toStatechart } from './inspector/statechart.js';
 export { serverMachine } from './machines/server.machine.js';
 export { supervisorMachine } from './machines/supervisor.machine.js';
@@ -181,4 +190,4 @@ export {
   type SupervisorMetricsOptions,
   supervisorMetrics,
 } from './metrics/supervisor-metrics.js';
-export type { ServerLoad } from './supervisor/server-load.js';
+export type { ServerLoad } from './supervisor/runtime/load.js';

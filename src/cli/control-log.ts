@@ -1,4 +1,4 @@
-import type { LogEntry } from '../supervisor/server-logs.js';
+import type { LogEntry } from '../supervisor/observe/server-logs.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import { EventLog } from './event-log.js';
 import type { LogFormat } from './logfmt.js';

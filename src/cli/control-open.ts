@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { ControlSocketError } from '../control/control-server.js';
 import { openControl } from '../control/open-control.js';
 import { reloadHandler } from '../control/reload-handler.js';
-import type { ServerLogs } from '../supervisor/server-logs.js';
+import type { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { FleetFlags } from './fleet-options.js';
 import type { FleetReload } from './fleet-reload.js';

@@ -1,5 +1,5 @@
 import type { LocatedProblem } from '../registry/located-yaml.js';
-import type { ReloadOutcome } from '../supervisor/reload.js';
+import type { ReloadOutcome } from '../supervisor/reload/reloader.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { logProblems } from './event-log.js';
 import type { Reporter } from './reporter.js';

@@ -1,6 +1,6 @@
 import { request } from '../control/client.js';
 import type { ControlStreamLine } from '../control/protocol.js';
-import type { LogEntry } from '../supervisor/server-logs.js';
+import type { LogEntry } from '../supervisor/observe/server-logs.js';
 import { entryEvent } from './control-log.js';
 import { findTarget, refused, type TargetFlags } from './control-target.js';
 import { CliError } from './errors.js';

@@ -4,7 +4,7 @@ import { toStatechart } from '../inspector/statechart.js';
 import { startUiServer, type UiServer } from '../inspector/ui-server.js';
 import { serverMachine } from '../machines/server.machine.js';
 import { supervisorMetrics } from '../metrics/supervisor-metrics.js';
-import type { ServerLogs } from '../supervisor/server-logs.js';
+import type { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { watchConfigFiles } from './config-watch.js';

@@ -1,5 +1,5 @@
 import { treeUsage } from '../process/tree-usage.js';
-import type { ServerLogs } from '../supervisor/server-logs.js';
+import type { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { ControlOutcome } from '../supervisor/types.js';
 import type { ControlHandler } from './control-server.js';

@@ -1,5 +1,5 @@
 import type { ServerLogsConfig } from '../config/types.js';
-import { ServerLogs } from '../supervisor/server-logs.js';
+import { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { type ControlHandler, type ControlServer, openControlServer } from './control-server.js';
 import { controlHandlers } from './handlers.js';

@@ -8,7 +8,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isRecord } from '../framing/is-record.js';
-import { TASKS_EXTENSION } from '../supervisor/fleet-tasks.js';
+import { TASKS_EXTENSION } from '../supervisor/tasks/tasks.js';
 import {
   type Envelope,
   envelopeOf,

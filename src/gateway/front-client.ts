@@ -6,7 +6,7 @@ import {
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { FORWARD_TIMEOUT_MS } from '../protocol/server-requests.js';
-import type { ClientHandlers } from '../supervisor/client-side.js';
+import type { ClientHandlers } from '../supervisor/runtime/client-side.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 
 /**

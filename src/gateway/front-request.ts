@@ -9,7 +9,7 @@ import {
   CLIENT_CAPABILITIES_META as CAPABILITIES_KEY,
   PROTOCOL_VERSION_META as VERSION_KEY,
 } from '../protocol/request-meta.js';
-import type { CacheHint } from '../supervisor/list-hints.js';
+import type { CacheHint } from '../supervisor/runtime/list-hints.js';
 
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 /** What a client can answer when a server asks for input. */

@@ -14,10 +14,10 @@ import {
 import { FORWARD_TIMEOUT_MS } from '../protocol/server-requests.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
-import type { GetPromptResult } from '../supervisor/fleet-surface.js';
-import type { InputHandler } from '../supervisor/input-rounds.js';
-import { inputRounds, type RoundStep, type RoundsEnd } from '../supervisor/input-surface.js';
-import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resource-outcome.js';
+import type { InputHandler } from '../supervisor/input-required/rounds.js';
+import { inputRounds, type RoundStep, type RoundsEnd } from '../supervisor/input-required/rounds-loop.js';
+import type { GetPromptResult } from '../supervisor/prompts/prompts.js';
+import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resources/outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { frontCallOptions } from './front-request.js';
 import { allowedKinds, barredWhy, type InputKind, KIND_OF } from './input-gate.js';

@@ -3,8 +3,8 @@ import type { CallOptions } from '../protocol/call-options.js';
 import { callFailure, outcomeResult } from '../protocol/call-outcome.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
-import type { GetPromptResult } from '../supervisor/fleet-surface.js';
-import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resource-outcome.js';
+import type { GetPromptResult } from '../supervisor/prompts/prompts.js';
+import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resources/outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { allowedKinds, permitted, refusedInput } from './input-gate.js';
 

@@ -9,7 +9,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ResourceFailure } from '../supervisor/resource-outcome.js';
+import type { ResourceFailure } from '../supervisor/resources/outcome.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import {

@@ -2,8 +2,8 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { SurfaceFailure, SurfaceOutcome } from '../protocol/surface-outcome.js';
-import { TASKS_EXTENSION } from '../supervisor/fleet-tasks.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { TASKS_EXTENSION } from '../supervisor/tasks/tasks.js';
 import { CAPABILITIES_KEY, MODERN_VERSIONS } from './era.js';
 
 const MODERN_VERSION = MODERN_VERSIONS[0];

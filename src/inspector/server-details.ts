@@ -1,5 +1,5 @@
-import type { CallRecord } from '../supervisor/call-records.js';
-import { type LogEntry, ServerLogs } from '../supervisor/server-logs.js';
+import type { CallRecord } from '../supervisor/calls/records.js';
+import { type LogEntry, ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { ExposedTool, SupervisorEvent } from '../supervisor/types.js';
 import { type PageEvent, pageEvent } from './page-data.js';
 

@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { CallRecord } from '../supervisor/call-records.js';
+import type { CallRecord } from '../supervisor/calls/records.js';
 import type { ServerState, SupervisorEvent } from '../supervisor/types.js';
 
 /** Call latency buckets, in seconds: from a local echo to a slow tool near the default call timeout. */

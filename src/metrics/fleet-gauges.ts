@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { ServerLoad } from '../supervisor/server-load.js';
+import type { ServerLoad } from '../supervisor/runtime/load.js';
 import type { ServerState, ServerStatus } from '../supervisor/types.js';
 
 /** Every state a server may be in: each gets a series, 1 for the current one, so a dashboard sees all of them. */

@@ -1,5 +1,5 @@
 import type { SupervisorConfig } from '../config/types.js';
-import type { FleetParts } from './fleet-parts.js';
+import type { FleetParts } from './parts.js';
 import type { ControlOutcome, SupervisorEvent } from './types.js';
 
 /** Where the fleet stands when one server is told to restart, stop or start. */

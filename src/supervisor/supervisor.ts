@@ -7,35 +7,35 @@ import { type CallOutcome, outcomeText } from '../protocol/call-outcome.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
-import type { CallRecord } from './call-records.js';
-import { type ClientHandlers, notifyRootsChanged } from './client-side.js';
-import type { CompleteResult, CompletionRef } from './fleet-complete.js';
-import { buildFleetParts, type FleetParts } from './fleet-parts.js';
-import { runFleet, settleFleet } from './fleet-start.js';
-import { statusRows } from './fleet-status.js';
-import { stopFleet } from './fleet-stop.js';
-import type { GetPromptResult } from './fleet-surface.js';
-import type { TaskMethod, TaskPage } from './fleet-tasks.js';
-import type { CacheHint } from './list-hints.js';
-import type { LogLevel, SetLevelOutcome } from './log-level.js';
-import type { InputOptions, PromptInputOptions } from './prompt-input.js';
-import type { ReloadOutcome } from './reload.js';
+import type { CallRecord } from './calls/records.js';
+import { tracedOutcome, tracedResult } from './calls/traced-calls.js';
+import type { InputOptions, PromptInputOptions } from './input-required/host-input.js';
+import { spanned } from './observe/request-spans.js';
+import type { SupervisorOptions } from './options.js';
+import { buildFleetParts, type FleetParts } from './parts.js';
+import type { CompleteResult, CompletionRef } from './prompts/complete.js';
+import type { LogLevel, SetLevelOutcome } from './prompts/log-level.js';
+import type { GetPromptResult } from './prompts/prompts.js';
+import type { ReloadOutcome } from './reload/reloader.js';
 import type {
   ResourceListOutcome,
   ResourceReadOutcome,
   ResourceSubscribeOutcome,
   ResourceTemplatesOutcome,
   ResourceUpdate,
-} from './resource-outcome.js';
+} from './resources/outcome.js';
+import { type ClientHandlers, notifyRootsChanged } from './runtime/client-side.js';
+import type { CacheHint } from './runtime/list-hints.js';
+import { type ServerLoad, serverLoad } from './runtime/load.js';
 import { controlServer } from './server-control.js';
-import { type ServerLoad, serverLoad } from './server-load.js';
-import type { SupervisorOptions } from './supervisor-options.js';
-import { spanned } from './surface-spans.js';
-import type { TaskQuestion } from './task-inputs.js';
-import { tracedOutcome, tracedResult } from './traced-calls.js';
+import { runFleet, settleFleet } from './start.js';
+import { statusRows } from './status.js';
+import { stopFleet } from './stop.js';
+import type { TaskQuestion } from './tasks/inputs.js';
+import type { TaskMethod, TaskPage } from './tasks/tasks.js';
 import type { ControlOutcome, ExposedTool, ServerStatus, SupervisorEvent } from './types.js';
 
-export type { SupervisorClock, SupervisorLogger, SupervisorOptions } from './supervisor-options.js';
+export type { SupervisorClock, SupervisorLogger, SupervisorOptions } from './options.js';
 
 export type { CallOptions };
 

@@ -4,9 +4,9 @@ import type { ExitInfo, LinkError } from '../process/server-process.js';
 import type { LinkKind } from '../protocol/server-link.js';
 import type { LocatedProblem } from '../registry/located-yaml.js';
 import type { NameKind } from '../registry/name-claims.js';
-import type { LogLevel } from './log-level.js';
-import type { ReloadServerResult } from './reload.js';
-import type { ServerIdentity } from './server-identity.js';
+import type { LogLevel } from './prompts/log-level.js';
+import type { ReloadServerResult } from './reload/reloader.js';
+import type { ServerIdentity } from './runtime/identity.js';
 
 /** Every state a server can be in, as `status()` reports it. */
 export type ServerState =

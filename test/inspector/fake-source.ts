@@ -2,7 +2,7 @@ import { createMachine } from 'xstate';
 import type { FleetPhase } from '../../src/inspector/page-data.js';
 import { toStatechart } from '../../src/inspector/statechart.js';
 import type { UiSource } from '../../src/inspector/ui-server.js';
-import type { CallRecord } from '../../src/supervisor/call-records.js';
+import type { CallRecord } from '../../src/supervisor/calls/records.js';
 import type {
   ExposedTool,
   LastExit,

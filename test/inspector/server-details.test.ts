@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServerDetails } from '../../src/inspector/server-details.js';
-import type { LogEntry } from '../../src/supervisor/server-logs.js';
+import type { LogEntry } from '../../src/supervisor/observe/server-logs.js';
 import { FakeSource, sampleFleet } from './fake-source.js';
 
 const tool = (name: string, server: string, description?: string) => ({

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientHandlers } from '../../supervisor/client-side.js';
+import type { ClientHandlers } from '../../supervisor/runtime/client-side.js';
 import type { Supervisor } from '../../supervisor/supervisor.js';
 import { frontClientHandlers } from '../front-client.js';
 

@@ -2,7 +2,7 @@
 // The page's words and numbers: pure functions, so they are unit-tested in Node as they run in the browser.
 
 /** @import { PageEvent, PageExit, PageRow } from '../page-data.js' */
-/** @import { LogEntry } from '../../supervisor/server-logs.js' */
+/** @import { LogEntry } from '../../supervisor/observe/server-logs.js' */
 
 /**
  * @param {number} n

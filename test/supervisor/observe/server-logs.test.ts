@@ -1,0 +1,85 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LogEntry, type LogSource, ServerLogs } from '../../../src/supervisor/observe/server-logs.js';
+import type { SupervisorEvent } from '../../../src/supervisor/types.js';
+
+/** The supervisor's event stream, driven by hand: the ring only ever sees these events. */
+function source() {
+  const listeners = new Set<(e: SupervisorEvent) => void>();
+  const src: LogSource = {
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+  const emit = (e: SupervisorEvent) => {
+    for (const l of listeners) l(e);
+  };
+  const line = (server: string, text: string, at = 1) =>
+    emit({ type: 'stderr', server, line: text, dropped: 0, at });
+  return { src, emit, line, listeners };
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('ServerLogs', () => {
+  it("keeps each server's newest lines within its byte budget, and MCP log messages as data", () => {
+    const s = source();
+    const logs = new ServerLogs(s.src, { ring: 1024 });
+    for (let i = 0; i < 100; i++) s.line('a', `line ${String(i).padStart(3, '0')} ${'x'.repeat(90)}`);
+    s.line('b', 'only b');
+    s.emit({ type: 'log', server: 'b', level: 'warning', logger: 'db', data: { n: 1 }, at: 2 });
+    const a = logs.entries('a') as Extract<LogEntry, { source: 'stderr' }>[];
+    // 99 bytes a line: ten fit in 1 KiB, and they are the last ten.
+    expect(a.map((e) => e.line.slice(0, 8))).toEqual(
+      Array.from({ length: 10 }, (_, i) => `line ${String(90 + i).padStart(3, '0')}`),
+    );
+    expect(logs.entries('b')).toEqual([
+      { at: 1, source: 'stderr', line: 'only b' },
+      { at: 2, source: 'log', level: 'warning', logger: 'db', data: { n: 1 } },
+    ]);
+    expect(logs.entries('none')).toEqual([]);
+    logs.close();
+    expect(s.listeners.size).toBe(0);
+  });
+
+  it('passes each new entry to followers of that server until they leave', () => {
+    const s = source();
+    const logs = new ServerLogs(s.src);
+    const heard: string[] = [];
+    const leave = logs.follow('a', (e) => heard.push(e.source === 'stderr' ? e.line : ''));
+    s.line('a', 'one');
+    s.line('b', 'not a');
+    leave();
+    s.line('a', 'two');
+    expect(heard).toEqual(['one']);
+    logs.close();
+  });
+
+  it('writes size-rotated files in the state directory, keeping `keep` of them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sup-logs-'));
+    dirs.push(dir);
+    const s = source();
+    const logs = new ServerLogs(s.src, { ring: 4096, files: { keep: 3, size: 1024 } }, dir);
+    for (let i = 0; i < 60; i++) s.line('a', `${i} ${'y'.repeat(60)}`);
+    logs.close();
+    const files = readdirSync(join(dir, 'logs')).sort();
+    expect(files).toEqual(['a.log', 'a.log.1', 'a.log.2']);
+    const sizes = files.map((f) => readFileSync(join(dir, 'logs', f)).length);
+    for (const n of sizes) expect(n).toBeLessThanOrEqual(1024);
+    // The newest line is last in a.log, and each file holds whole JSON lines.
+    const newest = readFileSync(join(dir, 'logs', 'a.log'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(JSON.parse(newest.at(-1)!)).toMatchObject({ source: 'stderr', line: `59 ${'y'.repeat(60)}` });
+    const older = readFileSync(join(dir, 'logs', 'a.log.2'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(Number((JSON.parse(older[0]!) as { line: string }).line.split(' ')[0])).toBeGreaterThan(0);
+  });
+});
