@@ -1,7 +1,14 @@
 import { ERROR_PREFIX } from '../framing/flatten.js';
 import type { InputRequired } from '../framing/result-type.js';
 import { RemoteError, SupervisorError, type SupervisorErrorCode } from './errors.js';
-import type { CallToolResult } from './tool-calls.js';
+
+/** An MCP CallToolResult as a gateway passes it on: blocks kept, texts capped, `isError` kept. */
+export interface CallToolResult {
+  content: Array<Record<string, unknown>>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
 
 /** Why a call failed, as a string a host (and the CLI, and health) can decide on. Documented in docs/outcomes.md. */
 export type CallErrorCode =

@@ -6,6 +6,7 @@ import {
   type CallFailure,
   type CallOutcome,
   type CallResultOutcome,
+  type CallToolResult,
   callFailure,
   failureFromError,
   outcomeResult,
@@ -18,16 +19,10 @@ import type { ToolResultValue } from './pending-requests.js';
 import { traceMeta } from './request-meta.js';
 import { describeCut, listTools } from './tool-listing.js';
 
+export type { CallToolResult };
+
 /** A tool as a server lists it (MCP `Tool`), before the fleet namespaces it. */
 export type ListedTool = DiscoveredTool;
-
-/** An MCP CallToolResult as a gateway passes it on: blocks kept, texts capped, `isError` kept. */
-export interface CallToolResult {
-  content: Array<Record<string, unknown>>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-}
 
 /**
  * Lists every tool within `timeoutMs` and the default listing bounds, or rejects (SupervisorError/RemoteError):

@@ -1,24 +1,14 @@
 import type { InspectionEvent, Observer } from 'xstate';
 import type { ServerConfig } from '../config/types.js';
 import type { ContainmentSetting } from '../process/containment.js';
+import type { GateVerdict } from '../trust/trust-gate.js';
+import type { SupervisorClock } from './clock.js';
 import type { InputHandler } from './input-required/rounds.js';
-import type { GateVerdict } from './runtime/actors.js';
+import type { SupervisorLogger } from './logger.js';
 import type { ClientHandler, ClientHandlers, Root } from './runtime/client-side.js';
 import type { ApprovalRequest } from './types.js';
 
-/** A timer source for the actor system (XState's SimulatedClock fits); `now` makes restart windows use it too. */
-export interface SupervisorClock {
-  // biome-ignore lint/suspicious/noExplicitAny: XState's own Clock types these loosely.
-  setTimeout(fn: (...args: any[]) => void, timeout: number): any;
-  // biome-ignore lint/suspicious/noExplicitAny: as above.
-  clearTimeout(id: any): void;
-  now?(): number;
-}
-
-export interface SupervisorLogger {
-  info?(message: string): void;
-  warn?(message: string): void;
-}
+export type { SupervisorClock, SupervisorLogger };
 
 export interface SupervisorOptions {
   /** Trust gate: asked for a server whose fingerprint is not yet trusted. */

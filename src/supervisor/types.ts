@@ -7,18 +7,9 @@ import type { NameKind } from '../registry/name-claims.js';
 import type { LogLevel } from './prompts/log-level.js';
 import type { ReloadServerResult } from './reload/reloader.js';
 import type { ServerIdentity } from './runtime/identity.js';
+import type { ServerState } from './server-state.js';
 
-/** Every state a server can be in, as `status()` reports it. */
-export type ServerState =
-  | 'spawning'
-  | 'handshaking'
-  | 'ready'
-  | 'wedged'
-  | 'stopping'
-  | 'backoff'
-  | 'failed'
-  | 'stopped'
-  | 'untrusted';
+export type { ServerState };
 
 /** The last exit of a server, as `status()` shows it. */
 export interface LastExit {

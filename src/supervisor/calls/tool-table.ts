@@ -5,7 +5,7 @@ import { type DiscoveredTool, resolveServerTools } from '../../registry/server-t
 import { diffTools } from '../../registry/tool-diff.js';
 import { toolOwner } from '../../registry/tool-owner.js';
 import { HeldNotices } from '../held-notices.js';
-import type { SupervisorLogger } from '../supervisor.js';
+import type { SupervisorLogger } from '../logger.js';
 import type { ExposedTool, SupervisorEvent } from '../types.js';
 
 type ToolsEvent = Omit<Extract<SupervisorEvent, { type: 'tools' }>, 'at'>;

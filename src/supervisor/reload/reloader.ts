@@ -3,7 +3,7 @@ import { ConfigError } from '../../config/config-error.js';
 import { assertLaunchValues } from '../../config/launch-values.js';
 import type { ServerConfig, SupervisorConfig } from '../../config/types.js';
 import type { LocatedProblem } from '../../registry/located-yaml.js';
-import type { ServerState } from '../types.js';
+import type { ServerState } from '../server-state.js';
 
 /** What a reload did to one server. */
 export type ReloadAction = 'unchanged' | 'restarted' | 'stopped' | 'started' | 'untrusted' | 'disabled';

@@ -12,7 +12,7 @@ import type { ListedTool } from '../../protocol/tool-calls.js';
 import { type ListingBounds, type ListingCut, listTools } from '../../protocol/tool-listing.js';
 import type { GateVerdict } from '../../trust/trust-gate.js';
 import type { FramePool } from '../../workers/frame-pool.js';
-import type { SupervisorClock } from '../options.js';
+import type { SupervisorClock } from '../clock.js';
 import type { ClientSide } from './client-side.js';
 import type { Connections } from './connections.js';
 import { eraKey } from './era-key.js';

@@ -1,5 +1,5 @@
 import type { CacheHint } from '../../protocol/tool-listing.js';
-import type { SupervisorClock } from '../options.js';
+import type { SupervisorClock } from '../clock.js';
 
 export type { CacheHint };
 
