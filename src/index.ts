@@ -179,6 +179,22 @@ export { type StatechartGraph, toStatechart } from './inspector/statechart.js';
 export { serverMachine } from './machines/server.machine.js';
 export { supervisorMachine } from './machines/supervisor.machine.js';
 
+// The fleet as one MCP server, for hosts that serve it without the CLI (docs/embedding.md, "Serving the fleet").
+export {
+  createGateway,
+  type FleetGateway,
+  type ServeOptions,
+} from './gateway/create-gateway.js';
+export type { Fleet } from './gateway/fleet.js';
+export {
+  type HttpGateway,
+  type HttpServeOptions,
+  ListenError,
+  serveHttp,
+} from './gateway/http/serve-http.js';
+export type { BearerVerifier, Caller } from './gateway/http/auth.js';
+export type { HttpAddress } from './gateway/http/address.js';
+
 // Metrics and traces (docs/observability.md): a fleet's Prometheus metrics in a registry of their own, and what
 // they read of each server; spans go through @opentelemetry/api to whatever SDK the host registers.
 export { DEFAULT_CALL_BUCKETS } from './metrics/fleet-counters.js';

@@ -8,7 +8,7 @@ import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
 import type { LogsFlags } from './logs-command.js';
 import type { RunFlags } from './run.js';
-import type { ServeFlags } from './serve.js';
+import type { ServeFlags } from './serve-flags.js';
 
 /** The package version, read from the package.json next to `dist/` (and `src/`). */
 export function packageVersion(): string {

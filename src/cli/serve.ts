@@ -1,31 +1,14 @@
 import { inspect } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { Gateway } from '../gateway/gateway.js';
-import type { HttpAddress } from '../gateway/http/address.js';
-import { DEFAULT_SERVE_RESULT_BYTES } from '../gateway/result-cap.js';
+import { createGateway } from '../gateway/create-gateway.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { openFleetControl } from './control-open.js';
 import { usageError } from './errors.js';
-import type { FleetFlags } from './fleet-options.js';
 import { fleetReload } from './fleet-reload.js';
 import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
+import type { ServeFlags } from './serve-flags.js';
 import { handleShutdownSignals } from './shutdown.js';
-
-export interface ServeFlags extends FleetFlags {
-  /** The scopes of the client this gateway serves (`--scopes a,b`); every call is checked against them. */
-  scopes?: string[];
-  /** `--max-result-bytes`: the cap on every tool result sent; wins over the config's `serve.maxResultBytes`. */
-  maxResultBytes?: number;
-  /** `--http HOST:PORT`: serve over Streamable HTTP instead of stdio. */
-  http?: HttpAddress;
-  /** `--json-response`: with `--http`, answer each POST with one JSON body rather than an SSE stream. */
-  jsonResponse?: boolean;
-  /** `--session-idle`: with `--http`, close a session this long without traffic (ms; 0 never). */
-  sessionIdle?: number;
-  /** `--max-sessions`: with `--http`, how many sessions may be open at once; wins over `serve.maxSessions`. */
-  maxSessions?: number;
-}
 
 /**
  * `serve`: the fleet as one MCP server on stdio. Stdout carries the protocol and nothing else; every log line
@@ -46,19 +29,11 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   const reload = fleetReload(sup, configPath, reporter);
   const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve', reload);
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
-  // The fleet starts once the client said what it can answer (sampling, elicitation, roots): each server's
-  // handshake then declares exactly that. A client that never initializes starts nothing.
-  let begin: () => void = () => {};
-  const started = new Promise<void>((resolve) => {
-    begin = resolve;
-  }).then(() => sup.start());
-  const gateway = new Gateway(sup, started, {
-    name: 'mcp-supervisor',
+  const gateway = createGateway(sup, {
     version,
     scopes: flags.scopes ?? [],
-    maxResultBytes: flags.maxResultBytes ?? config.serve?.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES,
+    ...(flags.maxResultBytes !== undefined ? { maxResultBytes: flags.maxResultBytes } : {}),
     onWarn: (m) => reporter.log('warn', m),
-    onClient: () => begin(),
   });
 
   let finish: (code: number) => void = () => {};
@@ -87,10 +62,9 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   process.stdin.once('end', () => shutdown('stdin closed'));
   process.stdin.once('close', () => shutdown('stdin closed'));
   process.stdout.on('error', () => shutdown('stdout closed'));
-  gateway.server.onclose = () => shutdown('transport closed');
   try {
-    await gateway.connect(new StdioServerTransport());
-    await Promise.race([started, done]);
+    await gateway.connect(new StdioServerTransport(), () => shutdown('transport closed'));
+    await Promise.race([gateway.started, done]);
     if (!stopping) reporter.log('info', 'started', { tools: sup.listTools().length });
     return await done;
   } finally {

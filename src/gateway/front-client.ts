@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { FORWARD_TIMEOUT_MS } from '../protocol/server-requests.js';
 import type { ClientHandlers } from '../supervisor/runtime/client-side.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
+import type { Fleet } from './fleet.js';
 
 /**
  * Makes the front client of `serve` the one that answers servers' sampling, elicitation and roots requests —
@@ -16,7 +16,7 @@ import type { Supervisor } from '../supervisor/supervisor.js';
  * checks them, and a client's error goes back to it with its code. A person may be answering: the client gets
  * as long as the server's own bound on the request, not the SDK's default minute.
  */
-export function answerThroughFrontClient(server: Server, sup: Supervisor): void {
+export function answerThroughFrontClient(server: Server, sup: Fleet): void {
   const handlers = frontClientHandlers(server);
   if (handlers.roots)
     server.setNotificationHandler(RootsListChangedNotificationSchema, async () => sup.rootsChanged());

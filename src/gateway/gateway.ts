@@ -6,11 +6,11 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
 import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './capabilities.js';
 import type { Envelope } from './era.js';
 import { answerDiscover, EraTransport } from './era-2026.js';
+import type { Fleet } from './fleet.js';
 import { answerThroughFrontClient } from './front-client.js';
 import { CallToolRetrySchema, fleetCacheHint, frontCallOptions, isModernRequest } from './front-request.js';
 import { type FrontRequest, frontToolCall } from './input-required-2025.js';
@@ -72,7 +72,7 @@ export class Gateway {
   private readonly tasks: GatewayTasks;
 
   constructor(
-    private readonly sup: Supervisor,
+    private readonly sup: Fleet,
     private readonly started: Promise<void>,
     private readonly opts: GatewayOptions,
   ) {

@@ -18,7 +18,7 @@ import type { InputHandler } from '../supervisor/input-required/rounds.js';
 import { inputRounds, type RoundStep, type RoundsEnd } from '../supervisor/input-required/rounds-loop.js';
 import type { GetPromptResult } from '../supervisor/prompts/prompts.js';
 import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resources/outcome.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
+import type { Fleet } from './fleet.js';
 import { frontCallOptions } from './front-request.js';
 import { allowedKinds, barredWhy, type InputKind, KIND_OF } from './input-gate.js';
 
@@ -106,7 +106,7 @@ interface Asker {
  * and the request is sent again with the answers and the server's `requestState` as given — at most 8 rounds.
  */
 export function frontRounds<T>(
-  sup: Supervisor,
+  sup: Fleet,
   front: FrontRequest,
   spec: { what: string; method: string; name: string; asker: Asker },
   send: (opts: CallOptions & { retry?: InputRetry }) => Promise<RoundStep<T>>,
@@ -142,7 +142,7 @@ export function frontRounds<T>(
  * JSON-RPC error stays a tool error, as it always was for a 2025 client.
  */
 export async function frontToolCall(
-  sup: Supervisor,
+  sup: Fleet,
   front: FrontRequest,
   name: string,
   args: Record<string, unknown> | undefined,
@@ -173,11 +173,7 @@ function withoutRpcError(result: CallToolResult): CallToolResult {
 }
 
 /** A 2025 client's `resources/read`, its input rounds answered by the client; an unanswered round is the failure. */
-export async function frontRead(
-  sup: Supervisor,
-  front: FrontRequest,
-  uri: string,
-): Promise<ResourceReadOutcome> {
+export async function frontRead(sup: Fleet, front: FrontRequest, uri: string): Promise<ResourceReadOutcome> {
   const asker: Asker = { id: undefined };
   const spec = { what: `resource '${uri}'`, method: 'resources/read', name: uri, asker };
   const rounds = await frontRounds<ResourceReadOutcome>(sup, front, spec, async (o) => {
@@ -196,7 +192,7 @@ export async function frontRead(
 
 /** A 2025 client's `prompts/get`, likewise. */
 export async function frontPrompt(
-  sup: Supervisor,
+  sup: Fleet,
   front: FrontRequest,
   name: string,
   args: Record<string, string> | undefined,

@@ -5,7 +5,7 @@ import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome
 import type { CallToolResult } from '../protocol/tool-calls.js';
 import type { GetPromptResult } from '../supervisor/prompts/prompts.js';
 import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resources/outcome.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
+import type { Fleet } from './fleet.js';
 import { allowedKinds, permitted, refusedInput } from './input-gate.js';
 
 // A 2026 client answers a server's input rounds itself, but only as far as the server may ask (docs/security.md):
@@ -14,7 +14,7 @@ import { allowedKinds, permitted, refusedInput } from './input-gate.js';
 
 /** A 2026 client's `tools/call` (its options from `frontCallOptions`), gated by the tool's server's permissions. */
 export async function modernToolCall(
-  sup: Supervisor,
+  sup: Fleet,
   name: string,
   args: Record<string, unknown> | undefined,
   opts: CallOptions,
@@ -40,7 +40,7 @@ export async function modernToolCall(
 
 /** A 2026 client's `prompts/get`, likewise: a barred round is the failure INPUT_REQUIRED. */
 export async function modernPrompt(
-  sup: Supervisor,
+  sup: Fleet,
   name: string,
   args: Record<string, string> | undefined,
   opts: CallOptions,
@@ -60,11 +60,7 @@ export async function modernPrompt(
 }
 
 /** A 2026 client's `resources/read`: the server is known once routed, so what it is told is decided then. */
-export async function modernRead(
-  sup: Supervisor,
-  uri: string,
-  opts: CallOptions,
-): Promise<ResourceReadOutcome> {
+export async function modernRead(sup: Fleet, uri: string, opts: CallOptions): Promise<ResourceReadOutcome> {
   const servers = sup.config.servers;
   const out = await sup.readResource(uri, {
     ...(opts.retry ? { retry: opts.retry } : {}),

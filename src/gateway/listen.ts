@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
-import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
+import type { Fleet } from './fleet.js';
 import { MAX_WATCHED_TASKS, watchTasks } from './task-listen.js';
 import { declaresTasks, type ModernTasks, tasksRequired } from './tasks-2026.js';
 
@@ -41,7 +41,7 @@ export interface ListenOptions {
  * asked, then carries each list change and each subscribed resource's update, every one tagged with the listen
  * request's id, until the client cancels it (or, over HTTP, drops the response).
  */
-export function answerListen(server: Server, sup: Supervisor, opts: ListenOptions): void {
+export function answerListen(server: Server, sup: Fleet, opts: ListenOptions): void {
   server.setRequestHandler(ListenRequestSchema, async (request, extra) => {
     const asked = request.params.notifications ?? {};
     if (asked.taskIds !== undefined && !declaresTasks(request.params))

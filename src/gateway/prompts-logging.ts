@@ -11,8 +11,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { SurfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
+import type { Fleet } from './fleet.js';
 import { fleetCacheHint, frontCallOptions, GetPromptRetrySchema, isModernRequest } from './front-request.js';
 import { frontPrompt, frontRequest } from './input-required-2025.js';
 import { modernPrompt } from './input-required-2026.js';
@@ -48,7 +48,7 @@ export class GatewaySurface {
 
   constructor(
     private readonly server: Server,
-    private readonly sup: Supervisor,
+    private readonly sup: Fleet,
     private readonly opts: SurfaceOptions,
   ) {
     server.setRequestHandler(ListPromptsRequestSchema, async (request) => {

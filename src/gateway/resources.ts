@@ -10,8 +10,8 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ResourceFailure } from '../supervisor/resources/outcome.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
+import type { Fleet } from './fleet.js';
 import {
   fleetCacheHint,
   frontCallOptions,
@@ -52,7 +52,7 @@ export class GatewayResources {
 
   constructor(
     private readonly server: Server,
-    private readonly sup: Supervisor,
+    private readonly sup: Fleet,
     private readonly opts: ResourcesOptions,
   ) {
     server.setRequestHandler(ListResourcesRequestSchema, async (request) => {

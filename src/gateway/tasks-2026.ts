@@ -2,9 +2,9 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { SurfaceFailure, SurfaceOutcome } from '../protocol/surface-outcome.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
 import { TASKS_EXTENSION } from '../supervisor/tasks/tasks.js';
 import { CAPABILITIES_KEY, MODERN_VERSIONS } from './era.js';
+import type { Fleet } from './fleet.js';
 
 const MODERN_VERSION = MODERN_VERSIONS[0];
 
@@ -44,7 +44,7 @@ export class ModernTasks {
   private readonly whose: { owner?: string };
 
   constructor(
-    private readonly sup: Supervisor,
+    private readonly sup: Fleet,
     private readonly opts: {
       /** `serve`'s own cap on every result it sends. */
       maxResultBytes?: number | undefined;

@@ -13,7 +13,7 @@ import {
 import { z } from 'zod';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { SurfaceFailure } from '../protocol/surface-outcome.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
+import type { Fleet } from './fleet.js';
 import { isModernRequest } from './front-request.js';
 import { declaresTasks, ModernTasks, tasksRequired } from './tasks-2026.js';
 
@@ -49,7 +49,7 @@ export class GatewayTasks {
 
   constructor(
     server: Server,
-    private readonly sup: Supervisor,
+    private readonly sup: Fleet,
     opts: {
       onWarn?: ((message: string) => void) | undefined;
       /** `serve`'s own cap on every result it sends, a task's result included. */

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientHandlers } from '../../supervisor/runtime/client-side.js';
-import type { Supervisor } from '../../supervisor/supervisor.js';
+import type { Fleet } from '../fleet.js';
 import { frontClientHandlers } from '../front-client.js';
 
 type Kind = keyof ClientHandlers;
@@ -16,7 +16,7 @@ export class FrontClients {
   private readonly sessions: Array<{ server: Server; handlers: ClientHandlers }> = [];
   private rootsFrom: Server | undefined;
 
-  constructor(private readonly sup: Supervisor) {}
+  constructor(private readonly sup: Fleet) {}
 
   /** A session whose client just initialized (its capabilities are known). */
   add(server: Server): void {

@@ -1,0 +1,17 @@
+import type { HttpAddress } from '../gateway/http/address.js';
+import type { FleetFlags } from './fleet-options.js';
+
+export interface ServeFlags extends FleetFlags {
+  /** The scopes of the client this gateway serves (`--scopes a,b`); every call is checked against them. */
+  scopes?: string[];
+  /** `--max-result-bytes`: the cap on every tool result sent; wins over the config's `serve.maxResultBytes`. */
+  maxResultBytes?: number;
+  /** `--http HOST:PORT`: serve over Streamable HTTP instead of stdio. */
+  http?: HttpAddress;
+  /** `--json-response`: with `--http`, answer each POST with one JSON body rather than an SSE stream. */
+  jsonResponse?: boolean;
+  /** `--session-idle`: with `--http`, close a session this long without traffic (ms; 0 never). */
+  sessionIdle?: number;
+  /** `--max-sessions`: with `--http`, how many sessions may be open at once; wins over `serve.maxSessions`. */
+  maxSessions?: number;
+}

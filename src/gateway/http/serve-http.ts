@@ -1,0 +1,165 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { firstClientStart, resultCap, type ServeOptions } from '../create-gateway.js';
+import type { Fleet } from '../fleet.js';
+import { Gateway } from '../gateway.js';
+import { authority, type HttpAddress } from './address.js';
+import type { BearerVerifier, Caller } from './auth.js';
+import { frontHandler, MCP_PATH } from './front.js';
+import { FrontClients } from './front-clients.js';
+import { type HostGuard, hostGuard } from './guard.js';
+import { healthReport } from './healthz.js';
+import { HttpSessions } from './sessions.js';
+import { ModernRequests } from './stateless.js';
+
+/** How long a session may sit with no request in flight and no GET stream before it is closed. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+/** Sessions open at once when neither the host nor `serve.maxSessions` says. */
+export const DEFAULT_MAX_SESSIONS = 256;
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface HttpServeOptions extends ServeOptions {
+  /** Where to listen; port 0 takes a free one. */
+  address: HttpAddress;
+  /** Who may call, and with which scopes; without one every client gets `scopes` (loopback only, see the CLI). */
+  verifier?: BearerVerifier | undefined;
+  /** Answer each POST with one JSON body rather than an event stream. */
+  jsonResponse?: boolean;
+  /** Close a session this long without traffic (ms; 0 never); default 30 minutes. */
+  sessionIdleMs?: number;
+  /** Sessions open at once; default the config's `serve.maxSessions`, else 256. */
+  maxSessions?: number;
+  /** A line for the host's log (sessions opened and closed). */
+  onLog?: (message: string, fields: Record<string, string>) => void;
+  /** More routes on the same port, behind the same Host check and tokens (the CLI's `/metrics`). */
+  wrap?: (
+    handler: RequestHandler,
+    checks: { guard: HostGuard; verifier: BearerVerifier | undefined },
+  ) => RequestHandler;
+}
+
+/** The fleet served over Streamable HTTP. */
+export interface HttpGateway {
+  /** The port it listens on (the one asked for, or the free one it got for 0). */
+  readonly port: number;
+  /** `http://HOST:PORT/mcp`. */
+  readonly url: string;
+  /** As {@link FleetGateway.started}: the fleet starts at the first session's `initialize`. */
+  readonly started: Promise<void>;
+  /** Ends the sessions whose caller `keep` refuses (a token taken out of its file). */
+  revoke(keep: (callerId: string | undefined) => boolean): Promise<void>;
+  /** Stops taking work: `/healthz` says `stopping` (503), sessions and 2026 requests end. Idempotent. */
+  drain(): Promise<void>;
+  /** Drains, then closes the listener and every connection. The fleet is the host's to stop. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Why the listener could not be bound: the address and the system's code. */
+export class ListenError extends Error {
+  readonly code = 'LISTEN_FAILED';
+}
+
+/**
+ * The fleet over Streamable HTTP at `http://HOST:PORT/mcp`: one Gateway per 2025 session over the one fleet, a
+ * Gateway per 2026 request, `/healthz` beside it. What `mcp-supervisor serve --http` runs.
+ */
+export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<HttpGateway> {
+  const { config } = fleet;
+  const front = new FrontClients(fleet);
+  const { started, begin } = firstClientStart(fleet);
+  const gatewayFor = (caller: Caller | undefined, frontClient: (server: McpServer) => void) =>
+    new Gateway(fleet, started, {
+      name: opts.name ?? 'mcp-supervisor',
+      version: opts.version ?? '0.0.0',
+      scopes: caller ? caller.scopes : (opts.scopes ?? []),
+      // MCP binds a task to the authorization context it was made in: one token's tasks are not another's.
+      ...(caller ? { taskOwner: caller.id } : {}),
+      maxResultBytes: resultCap(fleet, opts.maxResultBytes),
+      ...(opts.onWarn ? { onWarn: opts.onWarn } : {}),
+      onClient: begin,
+      frontClient,
+    });
+  const log = opts.onLog ?? (() => {});
+  const sessions = new HttpSessions({
+    jsonResponse: Boolean(opts.jsonResponse),
+    idleMs: opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+    maxSessions: opts.maxSessions ?? config.serve?.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxPerCaller: config.serve?.maxSessionsPerToken,
+    gateway: (caller) => gatewayFor(caller, (server) => front.add(server)),
+    onOpen: (session) =>
+      log('session opened', {
+        session: session.id,
+        ...(session.callerId !== undefined ? { caller: session.callerId } : {}),
+      }),
+    onEnd: (gateway, session, why) => {
+      front.remove(gateway.server);
+      if (session) log('session closed', { session: session.id, why });
+    },
+  });
+  // A 2026 request's Gateway lives as long as its response; it takes no part in answering the servers' requests.
+  const modern = new ModernRequests({
+    jsonResponse: Boolean(opts.jsonResponse),
+    inputSchemaOf: (tool) => fleet.getTool(tool)?.inputSchema,
+    gateway: (caller) => gatewayFor(caller, () => {}),
+  });
+
+  let stopping = false;
+  const http = createServer();
+  const port = await listen(http, opts.address);
+  // The allowlist names the port, known only now; no request can arrive before this turn of the loop ends.
+  const guard = hostGuard(opts.address.host, port, config.serve ?? {});
+  const { verifier } = opts;
+  const handler = frontHandler({
+    guard,
+    verifier,
+    sessions,
+    modern,
+    health: () => healthReport(fleet.status(), stopping),
+    onWarn: opts.onWarn ?? (() => {}),
+  });
+  http.on('request', opts.wrap ? opts.wrap(handler, { guard, verifier }) : handler);
+
+  let draining: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+  const drain = () => {
+    stopping = true;
+    draining ??= sessions.close().then(() => modern.close());
+    return draining;
+  };
+  return {
+    port,
+    url: `http://${authority(opts.address.host, port)}${MCP_PATH}`,
+    started,
+    revoke: (keep) => sessions.revoke(keep),
+    drain,
+    close: () => {
+      closing ??= drain().then(
+        () =>
+          new Promise<void>((resolve) => {
+            http.close(() => resolve());
+            http.closeAllConnections();
+          }),
+      );
+      return closing;
+    },
+  };
+}
+
+/** Binds the listener; resolves the port it got (the one asked for, or a free one for 0). */
+function listen(http: ReturnType<typeof createServer>, address: HttpAddress): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(
+        new ListenError(
+          `cannot listen on ${authority(address.host, address.port)}: ${err.code ?? err.message}`,
+        ),
+      );
+    http.once('error', onError);
+    http.listen(address.port, address.host, () => {
+      http.off('error', onError);
+      resolve((http.address() as AddressInfo).port);
+    });
+  });
+}
