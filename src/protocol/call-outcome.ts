@@ -68,6 +68,8 @@ export interface CallFailure {
   rpcData?: unknown;
   /** For `INPUT_REQUIRED`: what the server asked (`inputRequests`) and the `requestState` a retry must carry. */
   input?: InputRequired;
+  /** For `INPUT_REQUIRED`: the round was passed on as it came (`passInputRequired`), for the caller to answer. */
+  passed?: true;
 }
 
 /** The result of every call: the flattened text, or a failure with its code. */
@@ -78,14 +80,14 @@ export type CallResultOutcome =
   | { ok: true; result: CallToolResult }
   | (CallFailure & { result?: CallToolResult });
 
+/** What a call's answer is decoded to: the flattened text, or the capped MCP result (for gateways). */
+export type CallDecode = 'text' | 'result';
+
+/** The outcome of a call decoded as `D`. */
+export type OutcomeOf<D extends CallDecode> = D extends 'text' ? CallOutcome : CallResultOutcome;
+
 /** The `_meta` key under which `callToolResult()` puts a failure's code. */
 export const OUTCOME_CODE_META_KEY = 'mcp-supervisor/code';
-/** Beside it, for a `REMOTE_ERROR` of a call that passes `input_required` on: the server's JSON-RPC error code. */
-export const RPC_CODE_META_KEY = 'mcp-supervisor/rpcCode';
-/** And the `data` of that error, as the server sent it. */
-export const RPC_DATA_META_KEY = 'mcp-supervisor/rpcData';
-/** Beside `RPC_CODE_META_KEY`: the failure's message as data, so the edge never reads it back out of the text. */
-export const RPC_MESSAGE_META_KEY = 'mcp-supervisor/rpcMessage';
 
 /** A failure with the call's context; `message` is what people read after `ERROR: `. */
 export function callFailure(
@@ -153,10 +155,13 @@ export function outcomeText(outcome: CallOutcome): string {
 
 /**
  * What `callToolResult()` resolves to: the server's result, or one `ERROR: …` text block; every failure carries
- * its code in `_meta` (a tool's own error keeps its blocks and gets the code beside its own `_meta`).
+ * its code in `_meta` (a tool's own error keeps its blocks and gets the code beside its own `_meta`). An
+ * `input_required` round passed on (`passInputRequired`) is the server's InputRequiredResult, with no content.
  */
 export function outcomeResult(outcome: CallResultOutcome): CallToolResult {
   if (outcome.ok) return withoutCode(outcome.result);
+  if (outcome.code === 'INPUT_REQUIRED' && outcome.input && outcome.passed)
+    return { content: [], ...outcome.input };
   const meta = { [OUTCOME_CODE_META_KEY]: outcome.code };
   if (outcome.result) return { ...outcome.result, _meta: { ...outcome.result._meta, ...meta } };
   return { isError: true, content: [{ type: 'text', text: failureText(outcome) }], _meta: meta };

@@ -3,12 +3,18 @@ import type { SupervisorConfig } from '../config/types.js';
 import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
 import type { ContainmentKind } from '../process/containment.js';
 import type { CallOptions } from '../protocol/call-options.js';
-import { type CallOutcome, outcomeText } from '../protocol/call-outcome.js';
+import {
+  type CallDecode,
+  type CallOutcome,
+  type OutcomeOf,
+  outcomeResult,
+  outcomeText,
+} from '../protocol/call-outcome.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import type { CallRecord } from './calls/records.js';
-import { tracedOutcome, tracedResult } from './calls/traced-calls.js';
+import { tracedCall } from './calls/traced-calls.js';
 import type { InputOptions, PromptInputOptions } from './input-required/host-input.js';
 import { spanned } from './observe/request-spans.js';
 import type { SupervisorOptions } from './options.js';
@@ -126,24 +132,39 @@ export class Supervisor {
   }
 
   /**
+   * Every tool call goes through here: checked, routed, made, recorded for `onCall` and traced; its outcome as
+   * data, the answer decoded as flattened text (`'text'`) or as the capped MCP result (`'result'`, for gateways).
+   * Never rejects. The three methods below are renderings of it.
+   */
+  call<D extends CallDecode>(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    opts: CallOptions | undefined,
+    decode: D,
+  ): Promise<OutcomeOf<D>> {
+    return tracedCall(this.parts, name, args, opts, decode);
+  }
+
+  /**
    * Calls a tool by its namespaced name; never rejects: every failure, a malformed call included, resolves to an
    * `ERROR: ` string. {@link callToolOutcome} is the same call with the failure as data.
    */
   callTool(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<string> {
-    return this.callToolOutcome(name, args, opts).then(outcomeText);
+    return this.call(name, args, opts, 'text').then(outcomeText);
   }
 
   /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
   callToolOutcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
-    return tracedOutcome(this.parts, name, args, opts);
+    return this.call(name, args, opts, 'text');
   }
 
   /**
-   * The same call for gateways: the MCP result with blocks kept and texts capped; never rejects. A failure is
-   * `isError`, with its code in `_meta['mcp-supervisor/code']`.
+   * The same call as an MCP result, blocks kept and texts capped; never rejects. A failure is `isError`, with its
+   * code in `_meta['mcp-supervisor/code']`; with `passInputRequired`, a server's `input_required` round is its
+   * InputRequiredResult as it came.
    */
   callToolResult(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
-    return tracedResult(this.parts, name, args, opts);
+    return this.call(name, args, opts, 'result').then(outcomeResult);
   }
 
   /**

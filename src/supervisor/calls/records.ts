@@ -1,5 +1,4 @@
-import type { CallOutcome } from '../../protocol/call-outcome.js';
-import { OUTCOME_CODE_META_KEY } from '../../protocol/call-outcome.js';
+import type { CallOutcome, CallResultOutcome } from '../../protocol/call-outcome.js';
 import type { CallToolResult } from '../../protocol/tool-calls.js';
 
 /** One finished tool call, as `onCall` listeners hear it. */
@@ -43,35 +42,29 @@ export class CallRecords {
     return this.running.get(server) ?? 0;
   }
 
-  /** A flattened call (`callToolOutcome`). */
-  outcome(name: string, run: () => Promise<CallOutcome>): Promise<CallOutcome> {
+  /** One call of any decoding: its outcome says how it ended. */
+  call<O extends CallOutcome | CallResultOutcome>(name: string, run: () => Promise<O>): Promise<O> {
     // no async frame when nobody listens: the call's own promise is handed back as it is
-    return this.listeners.size === 0 ? run() : this.time(name, run, readOutcome);
+    return this.listeners.size === 0 ? run() : this.time(name, run);
   }
 
-  /** A gateway's call (`callToolResult`): a failure's code is in the result's `_meta`. */
-  result(name: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-    return this.listeners.size === 0 ? run() : this.time(name, run, readResult);
-  }
-
-  private async time<T>(
+  private async time<O extends CallOutcome | CallResultOutcome>(
     name: string,
-    run: () => Promise<T>,
-    read: (answer: T) => { code: string; bytes: number },
-  ): Promise<T> {
+    run: () => Promise<O>,
+  ): Promise<O> {
     const at = this.now();
     // Owned at its start: a reload that moves the name meanwhile does not move the call.
     const server = this.serverOf(name);
     const key = server ?? '';
     this.running.set(key, (this.running.get(key) ?? 0) + 1);
     const started = performance.now();
-    let answer: T;
+    let answer: O;
     try {
       answer = await run();
     } finally {
       this.running.set(key, (this.running.get(key) ?? 1) - 1);
     }
-    const record: CallRecord = { tool: name, at, ms: performance.now() - started, ...read(answer) };
+    const record: CallRecord = { tool: name, at, ms: performance.now() - started, ...readOutcome(answer) };
     if (server !== undefined) record.server = server;
     for (const listener of [...this.listeners]) {
       try {
@@ -84,14 +77,9 @@ export class CallRecords {
   }
 }
 
-function readOutcome(o: CallOutcome): { code: string; bytes: number } {
-  return o.ok ? { code: 'OK', bytes: Buffer.byteLength(o.text) } : { code: o.code, bytes: 0 };
-}
-
-function readResult(r: CallToolResult): { code: string; bytes: number } {
-  const meta = r._meta?.[OUTCOME_CODE_META_KEY];
-  const code = typeof meta === 'string' ? meta : r.isError ? 'TOOL_ERROR' : 'OK';
-  return { code, bytes: code === 'OK' ? resultBytes(r) : 0 };
+function readOutcome(o: CallOutcome | CallResultOutcome): { code: string; bytes: number } {
+  if (!o.ok) return { code: o.code, bytes: 0 };
+  return { code: 'OK', bytes: 'text' in o ? Buffer.byteLength(o.text) : resultBytes(o.result) };
 }
 
 function resultBytes(r: CallToolResult): number {

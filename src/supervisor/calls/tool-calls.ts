@@ -1,25 +1,25 @@
 import type { ServerConfig } from '../../config/types.js';
+import type { InputRequired } from '../../framing/result-type.js';
 import type { CallOptions, SettledCall } from '../../protocol/call-options.js';
 import {
+  type CallDecode,
   type CallFailure,
   type CallOutcome,
+  type CallResultOutcome,
   callFailure,
   failureFromError,
-  outcomeResult,
-  RPC_CODE_META_KEY,
-  RPC_DATA_META_KEY,
-  RPC_MESSAGE_META_KEY,
+  type OutcomeOf,
 } from '../../protocol/call-outcome.js';
 import type { McpConnection } from '../../protocol/connection.js';
 import type { SurfaceOutcome } from '../../protocol/surface-outcome.js';
 import {
-  type CallToolResult,
   callToolOutcome as callOnConnection,
   callParams,
   callToolResultOutcome as callResultOnConnection,
 } from '../../protocol/tool-calls.js';
 import { checkScopes } from '../../registry/scopes.js';
-import { type InputHandler, withInputRounds } from '../input-required/rounds.js';
+import type { InputHandler } from '../input-required/rounds.js';
+import { inputRounds } from '../input-required/rounds-loop.js';
 import { InputRoutes } from '../input-required/routes.js';
 import type { Connections } from '../runtime/connections.js';
 import type { ServerWatch } from '../runtime/watch.js';
@@ -48,7 +48,7 @@ export interface FleetCallsDeps {
 }
 
 /**
- * Tool calls across the fleet, behind `Supervisor`'s `callTool…` methods: each call checked, routed by the live
+ * Tool calls across the fleet, behind `Supervisor.call` and its renderings (`callTool…`): each call checked, routed by the live
  * table to its server (waiting for it to be ready within the call's timeout), scope-checked, and made; every
  * failure a coded outcome, never a rejection.
  */
@@ -57,8 +57,17 @@ export class FleetCalls {
 
   constructor(private readonly deps: FleetCallsDeps) {}
 
-  /** The same call as data: the flattened text, or a failure with its code (docs/outcomes.md); never rejects. */
-  outcome(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
+  /**
+   * Every tool call: checked, routed by the live table to its server (waiting for it to be ready within the
+   * call's timeout), scope-checked, made, and its input rounds answered; the answer decoded as `decode` asks. A
+   * failure is data with its code (docs/outcomes.md), never a rejection.
+   */
+  call<D extends CallDecode>(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    opts: CallOptions | undefined,
+    decode: D,
+  ): Promise<OutcomeOf<D>> {
     let prepared: Prepared | Promise<Prepared>;
     try {
       prepared = this.prepare(name, args, opts);
@@ -66,81 +75,70 @@ export class FleetCalls {
       return Promise.resolve(failureFromError(err));
     }
     // No async frame on the way of a call to a ready server: most of what a call allocated was such frames.
-    if (!(prepared instanceof Promise)) return this.callPrepared(prepared);
-    return prepared.then((target) => this.callPrepared(target), asFailure);
+    if (!(prepared instanceof Promise)) return this.callPrepared(prepared, decode);
+    return prepared.then((target) => this.callPrepared(target, decode), asFailure);
   }
 
-  private callPrepared(target: Prepared): Promise<CallOutcome> {
+  private callPrepared<D extends CallDecode>(target: Prepared, decode: D): Promise<OutcomeOf<D>> {
     if (!target.ok) return Promise.resolve(target);
-    return callOnConnection(target.conn, target.tool.tool, target.args, target.call).then(
+    const { conn, tool, args } = target;
+    const send = (call: SettledCall) =>
+      (decode === 'text' ? callOnConnection : callResultOnConnection)(conn, tool.tool, args, call) as Promise<
+        OutcomeOf<D>
+      >;
+    return send(target.call).then(
       (first) =>
         first.ok || first.code !== 'INPUT_REQUIRED' || first.input === undefined
           ? first
-          : this.inputRounds(target, first),
+          : this.inputRounds(target, first, first.input, send),
       asFailure,
     );
   }
 
-  /** A server asked for input: the rounds begin with its answer already in hand. */
-  private async inputRounds(target: Prepared & { ok: true }, first: CallOutcome): Promise<CallOutcome> {
-    const { conn, tool, args: toolArgs } = target;
-    let replay: CallOutcome | undefined = first;
-    try {
-      return await withInputRounds(
-        target.call,
-        (call) => {
-          const answer = replay;
-          replay = undefined;
-          return answer ? Promise.resolve(answer) : callOnConnection(conn, tool.tool, toolArgs, call);
-        },
-        this.deps.onInputRequired,
-      );
-    } catch (err) {
-      return failureFromError(err);
-    }
-  }
-
   /**
-   * The same call for gateways: the MCP result with blocks kept and texts capped; never rejects. A failure is
-   * `isError`, with its code in `_meta['mcp-supervisor/code']`.
+   * A server asked for input. A gateway's call hands the round back to its client as it came (the client's retry
+   * must come back to this server); a host's call has `onInputRequired` answer it, the rounds beginning with the
+   * server's answer already in hand, each retry with the call's whole budget.
    */
-  async result(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
-    try {
-      const prepared = this.prepare(name, args, opts);
-      const target = prepared instanceof Promise ? await prepared : prepared;
-      if (!target.ok) return outcomeResult(target);
-      const { conn, tool, args: toolArgs, call } = target;
-      const outcome = await withInputRounds(
-        call,
-        (c) => callResultOnConnection(conn, tool.tool, toolArgs, c),
-        this.deps.onInputRequired,
-      );
-      if (!outcome.ok && outcome.code === 'INPUT_REQUIRED' && outcome.input && call.passInputRequired) {
-        // Handed to a gateway's client as it came; its retry must come back to this server.
-        const state = outcome.input.requestState;
-        if (state !== undefined) this.inputRoutes.remember(state, tool.server);
-        return outcome.input as unknown as CallToolResult;
-      }
-      if (
-        !outcome.ok &&
-        outcome.code === 'REMOTE_ERROR' &&
-        outcome.rpcCode !== undefined &&
-        call.passInputRequired
-      ) {
-        // A 2026 client gets the server's error as its error (a refused requestState must not read as a result).
-        const failed = outcomeResult(outcome);
-        const data = outcome.rpcData !== undefined ? { [RPC_DATA_META_KEY]: outcome.rpcData } : {};
-        const rpc = {
-          [RPC_CODE_META_KEY]: outcome.rpcCode,
-          [RPC_MESSAGE_META_KEY]: outcome.message,
-          ...data,
-        };
-        return { ...failed, _meta: { ...failed._meta, ...rpc } };
-      }
-      return outcomeResult(outcome);
-    } catch (err) {
-      return outcomeResult(failureFromError(err));
+  private inputRounds<O extends CallOutcome | CallResultOutcome>(
+    target: Prepared & { ok: true },
+    first: O,
+    input: InputRequired,
+    send: (call: SettledCall) => Promise<O>,
+  ): Promise<O | CallFailure> {
+    const { call, tool } = target;
+    if (call.passInputRequired) {
+      if (input.requestState !== undefined) this.inputRoutes.remember(input.requestState, tool.server);
+      return Promise.resolve({ ...first, passed: true });
     }
+    const label = call.label ?? tool.name;
+    let pending: O | undefined = first;
+    const rounds = inputRounds<O>({
+      what: `tool '${label}'`,
+      server: call.server ?? tool.server,
+      method: 'tools/call',
+      name: label,
+      handler: this.deps.onInputRequired,
+      nobody: 'the host has no onInputRequired to answer it',
+      signal: call.signal,
+      send: (retry) => {
+        const answer = pending;
+        pending = undefined;
+        const sent = answer
+          ? Promise.resolve(answer)
+          : send({ ...call, timeoutMs: call.budgetMs ?? call.timeoutMs, ...(retry ? { retry } : {}) });
+        return sent.then((out) =>
+          !out.ok && out.code === 'INPUT_REQUIRED' && out.input !== undefined
+            ? { input: out.input }
+            : { done: out },
+        );
+      },
+    });
+    return rounds.then((end) => {
+      if (end.ok) return end.value;
+      const failure = callFailure(end.code, end.message, { server: call.server, tool: label });
+      return end.input ? { ...failure, input: end.input } : failure;
+    }, asFailure);
   }
 
   /**

@@ -1,38 +1,34 @@
 import type { CallOptions } from '../../protocol/call-options.js';
-import type { CallOutcome } from '../../protocol/call-outcome.js';
-import type { CallToolResult } from '../../protocol/tool-calls.js';
-import type { FleetParts } from '../parts.js';
+import type { CallDecode, OutcomeOf } from '../../protocol/call-outcome.js';
+import type { CallSpans } from '../observe/call-spans.js';
+import type { Tracing } from '../observe/tracing.js';
+import type { CallRecords } from './records.js';
+import type { FleetCalls } from './tool-calls.js';
 
-type CallParts = Pick<FleetParts, 'tracing' | 'callSpans' | 'callRecords' | 'calls'>;
-
-/** A tool call as data, recorded for `onCall`, and in a span when the host registered an OpenTelemetry SDK. */
-export function tracedOutcome(
-  parts: CallParts,
-  name: string,
-  args: Record<string, unknown> | undefined,
-  opts: CallOptions | undefined,
-): Promise<CallOutcome> {
-  const { callSpans, callRecords, calls } = parts;
-  const tracer = parts.tracing.tracer();
-  if (tracer)
-    return callSpans.outcome(tracer, name, opts, (o) =>
-      callRecords.outcome(name, () => calls.outcome(name, args, o)),
-    );
-  return callRecords.outcome(name, () => calls.outcome(name, args, opts));
+/** What a recorded and traced call runs through. */
+export interface TracedCallDeps {
+  tracing: Tracing;
+  callSpans: CallSpans;
+  callRecords: CallRecords;
+  calls: FleetCalls;
 }
 
-/** The same call as an MCP result, recorded and traced alike. */
-export function tracedResult(
-  parts: CallParts,
+/**
+ * The one way a tool call is made: recorded for `onCall`, in a span when the host registered an OpenTelemetry
+ * SDK, its outcome as data. `callTool`, `callToolOutcome` and `callToolResult` are renderings of it.
+ */
+export function tracedCall<D extends CallDecode>(
+  deps: TracedCallDeps,
   name: string,
   args: Record<string, unknown> | undefined,
   opts: CallOptions | undefined,
-): Promise<CallToolResult> {
-  const { callSpans, callRecords, calls } = parts;
-  const tracer = parts.tracing.tracer();
+  decode: D,
+): Promise<OutcomeOf<D>> {
+  const { callSpans, callRecords, calls } = deps;
+  const tracer = deps.tracing.tracer();
   if (tracer)
-    return callSpans.result(tracer, name, opts, (o) =>
-      callRecords.result(name, () => calls.result(name, args, o)),
+    return callSpans.call(tracer, name, opts, (o) =>
+      callRecords.call(name, () => calls.call(name, args, o, decode)),
     );
-  return callRecords.result(name, () => calls.result(name, args, opts));
+  return callRecords.call(name, () => calls.call(name, args, opts, decode));
 }

@@ -22,6 +22,8 @@ export interface RoundsSpec<T> {
   method: string;
   name: string;
   handler: InputHandler | undefined;
+  /** Why nobody answered when there is no handler, after what was asked; default "nothing here can answer it". */
+  nobody?: string;
   signal?: AbortSignal | undefined;
   /** Sends the request, the first time without a retry, then with each round's answers and state as given. */
   send: (retry: InputRetry | undefined) => Promise<RoundStep<T>>;
@@ -41,7 +43,8 @@ export async function inputRounds<T>(spec: RoundsSpec<T>): Promise<{ ok: true; v
     if ('done' in step) return { ok: true, value: step.done };
     const { input } = step;
     if (spec.handler === undefined) {
-      const why = `${spec.what} needs input first (${describeInputRequests(input)}) and nothing here can answer it`;
+      const nobody = spec.nobody ?? 'nothing here can answer it';
+      const why = `${spec.what} needs input first (${describeInputRequests(input)}) and ${nobody}`;
       return { ok: false, code: 'INPUT_REQUIRED', message: why, input };
     }
     if (round >= MAX_INPUT_ROUNDS) {

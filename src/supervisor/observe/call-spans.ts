@@ -8,8 +8,7 @@ import {
 } from '@opentelemetry/api';
 import { isRecord } from '../../framing/is-record.js';
 import type { CallOptions } from '../../protocol/call-options.js';
-import { type CallOutcome, OUTCOME_CODE_META_KEY, RPC_CODE_META_KEY } from '../../protocol/call-outcome.js';
-import type { CallToolResult } from '../../protocol/tool-calls.js';
+import type { CallOutcome, CallResultOutcome } from '../../protocol/call-outcome.js';
 import type { FleetTools } from '../calls/tool-table.js';
 import type { Connections } from '../runtime/connections.js';
 import { childTrace, parentContext } from './tracing.js';
@@ -55,36 +54,17 @@ export interface Ending {
 export class CallSpans {
   constructor(private readonly targetOf: (name: string) => CallTarget | undefined) {}
 
-  /** A flattened call (`callToolOutcome`). */
-  async outcome(
+  /** One call of any decoding, its span ended with the outcome's code. */
+  async call<O extends CallOutcome | CallResultOutcome>(
     tracer: Tracer,
     name: string,
     opts: CallOptions | undefined,
-    run: (opts: CallOptions | undefined) => Promise<CallOutcome>,
-  ): Promise<CallOutcome> {
+    run: (opts: CallOptions | undefined) => Promise<O>,
+  ): Promise<O> {
     const { span, traced } = this.start(tracer, name, opts);
     const outcome = await run(traced);
     end(span, outcome.ok ? { code: 'OK' } : outcome);
     return outcome;
-  }
-
-  /** A gateway's call (`callToolResult`): its failure's code is in the result's `_meta`. */
-  async result(
-    tracer: Tracer,
-    name: string,
-    opts: CallOptions | undefined,
-    run: (opts: CallOptions | undefined) => Promise<CallToolResult>,
-  ): Promise<CallToolResult> {
-    const { span, traced } = this.start(tracer, name, opts);
-    const result = await run(traced);
-    const meta = result._meta;
-    const code = meta?.[OUTCOME_CODE_META_KEY];
-    const rpc = meta?.[RPC_CODE_META_KEY];
-    end(span, {
-      code: typeof code === 'string' ? code : result.isError ? 'TOOL_ERROR' : 'OK',
-      rpcCode: typeof rpc === 'number' ? rpc : undefined,
-    });
-    return result;
   }
 
   private start(tracer: Tracer, name: string, opts: CallOptions | undefined) {
