@@ -15,7 +15,7 @@ export type Fleet = Pick<
   | 'listTools'
   | 'getTool'
   | 'listCacheHint'
-  | 'callToolResult'
+  | 'call'
   | 'callToolAsTask'
   | 'listTasks'
   | 'taskRequest'

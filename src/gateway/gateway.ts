@@ -1,11 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  type CallToolResult,
-  type InitializeResult,
-  ListToolsRequestSchema,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type InitializeResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ExposedTool } from '../supervisor/types.js';
 import { gatewayCapabilities } from './capabilities.js';
 import type { Envelope } from './era.js';
@@ -19,10 +14,10 @@ import { composeInstructions, instructionsAtInitialize } from './instructions.js
 import { answerListen } from './listen.js';
 import { relayProgress } from './progress.js';
 import { GatewaySurface } from './prompts-logging.js';
+import { toolCallAnswer } from './render-outcome.js';
 import { GatewayResources } from './resources.js';
 import { GATEWAY_TASKS, GatewayTasks } from './tasks.js';
 import { declaresTasks, tasksRequired } from './tasks-2026.js';
-import { gatewayResult } from './tool-result.js';
 
 export interface GatewayOptions {
   name: string;
@@ -168,10 +163,12 @@ export class Gateway {
         ...(cap !== undefined ? { maxResultBytes: cap } : {}),
       };
       // A 2025 client cannot retry an input_required result: serve answers the rounds through it instead.
-      const result = modern
+      const outcome = modern
         ? await modernToolCall(this.sup, name, args, opts)
         : await frontToolCall(this.sup, this.front(extra), name, args, opts);
-      return this.resources.rewriteLinks(name, gatewayResult(name, result) as CallToolResult);
+      const answer = toolCallAnswer(name, outcome, modern ? '2026' : '2025');
+      // A round passed on goes out as the server sent it (a copy: the SDK's result type wants an open object).
+      return 'resultType' in answer ? { ...answer } : this.resources.rewriteLinks(name, answer);
     });
     this.unsubscribe = sup.subscribe((e) => {
       if (e.type === 'tools' || e.type === 'state') this.schedule();
@@ -191,7 +188,7 @@ export class Gateway {
   // A 2026 client never initializes: its first request starts the fleet. It is never sent the servers' sampling,
   // elicitation or roots requests: 2026 has no such wire requests (a 2026 client answers them −32601); what a
   // server asks reaches it as an input_required result of its own call, as its request's capabilities and the
-  // server's allow: permit (gateway-modern-input.ts).
+  // server's allow: permit (input-required-2026.ts).
   private modern(_envelope: Envelope): void {
     if (this.closed || this.modernSeen) return;
     this.modernSeen = true;

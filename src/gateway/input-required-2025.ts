@@ -3,17 +3,9 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import { resultKind } from '../framing/result-type.js';
 import type { CallOptions, InputRetry, TraceContext } from '../protocol/call-options.js';
-import {
-  callFailure,
-  OUTCOME_CODE_META_KEY,
-  outcomeResult,
-  RPC_CODE_META_KEY,
-  RPC_DATA_META_KEY,
-  RPC_MESSAGE_META_KEY,
-} from '../protocol/call-outcome.js';
+import { type CallResultOutcome, callFailure } from '../protocol/call-outcome.js';
 import { FORWARD_TIMEOUT_MS } from '../protocol/server-requests.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
-import type { CallToolResult } from '../protocol/tool-calls.js';
 import type { InputHandler } from '../supervisor/input-required/rounds.js';
 import { inputRounds, type RoundStep, type RoundsEnd } from '../supervisor/input-required/rounds-loop.js';
 import type { GetPromptResult } from '../supervisor/prompts/prompts.js';
@@ -138,8 +130,7 @@ export function frontRounds<T>(
 
 /**
  * A 2025 client's `tools/call`, its input rounds answered by the client itself. A round that cannot be answered
- * ends the call with a tool error coded INPUT_REQUIRED (or INPUT_ROUNDS) naming what was asked; a server's
- * JSON-RPC error stays a tool error, as it always was for a 2025 client.
+ * ends the call as INPUT_REQUIRED (or INPUT_ROUNDS) naming what was asked.
  */
 export async function frontToolCall(
   sup: Fleet,
@@ -147,29 +138,17 @@ export async function frontToolCall(
   name: string,
   args: Record<string, unknown> | undefined,
   opts: CallOptions,
-): Promise<CallToolResult> {
-  const asker = { id: sup.listTools().find((t) => t.name === name)?.server };
+): Promise<CallResultOutcome> {
+  const asker = { id: sup.getTool(name)?.server };
   const spec = { what: `tool '${name}'`, method: 'tools/call', name, asker };
-  const rounds = await frontRounds<CallToolResult>(sup, front, spec, async (o) => {
-    const result = await sup.callToolResult(name, args, { ...opts, ...o });
-    const kind = resultKind(result);
-    return kind.kind === 'input_required' ? { input: kind.input } : { done: withoutRpcError(result) };
+  const rounds = await frontRounds<CallResultOutcome>(sup, front, spec, async (o) => {
+    const out = await sup.call(name, args, { ...opts, ...o }, 'result');
+    return !out.ok && out.code === 'INPUT_REQUIRED' && out.input && out.passed
+      ? { input: out.input }
+      : { done: out };
   });
   if (rounds.ok) return rounds.value;
-  return outcomeResult(callFailure(rounds.code, rounds.message, { tool: name }));
-}
-
-/** A call's result without the JSON-RPC error a 2026 client would get instead (see FleetCalls.result). */
-function withoutRpcError(result: CallToolResult): CallToolResult {
-  const meta = result._meta;
-  if (!meta || !(RPC_CODE_META_KEY in meta) || meta[OUTCOME_CODE_META_KEY] !== 'REMOTE_ERROR') return result;
-  const {
-    [RPC_CODE_META_KEY]: _code,
-    [RPC_MESSAGE_META_KEY]: _message,
-    [RPC_DATA_META_KEY]: _data,
-    ...rest
-  } = meta;
-  return { ...result, _meta: rest };
+  return callFailure(rounds.code, rounds.message, { tool: name });
 }
 
 /** A 2025 client's `resources/read`, its input rounds answered by the client; an unanswered round is the failure. */

@@ -1,8 +1,7 @@
 import { resultKind } from '../framing/result-type.js';
 import type { CallOptions } from '../protocol/call-options.js';
-import { callFailure, outcomeResult } from '../protocol/call-outcome.js';
+import { type CallResultOutcome, callFailure } from '../protocol/call-outcome.js';
 import { type SurfaceOutcome, surfaceFailure } from '../protocol/surface-outcome.js';
-import type { CallToolResult } from '../protocol/tool-calls.js';
 import type { GetPromptResult } from '../supervisor/prompts/prompts.js';
 import { type ResourceReadOutcome, resourceFailure } from '../supervisor/resources/outcome.js';
 import type { Fleet } from './fleet.js';
@@ -18,24 +17,21 @@ export async function modernToolCall(
   name: string,
   args: Record<string, unknown> | undefined,
   opts: CallOptions,
-): Promise<CallToolResult> {
+): Promise<CallResultOutcome> {
   // Looked up only when it matters (a client that declared something, or a round): calls are the hot path.
   let asker: string | undefined;
   const lookup = () => {
-    asker ??= sup.listTools().find((t) => t.name === name)?.server;
+    asker ??= sup.getTool(name)?.server;
     return asker;
   };
   const declared = opts.inputCapabilities ?? {};
   const inputCapabilities =
     Object.keys(declared).length === 0 ? {} : permitted(declared, allowedKinds(sup.config.servers, lookup()));
-  const result = await sup.callToolResult(name, args, { ...opts, inputCapabilities });
-  const kind = resultKind(result);
-  if (kind.kind !== 'input_required') return result;
-  const why = refusedInput(sup.config.servers, lookup(), `tool '${name}'`, kind.input);
-  if (why === undefined) return result;
-  return outcomeResult(
-    callFailure('INPUT_REQUIRED', why, { tool: name, ...(asker ? { server: asker } : {}) }),
-  );
+  const out = await sup.call(name, args, { ...opts, inputCapabilities }, 'result');
+  if (out.ok || out.code !== 'INPUT_REQUIRED' || !out.input || !out.passed) return out;
+  const why = refusedInput(sup.config.servers, lookup(), `tool '${name}'`, out.input);
+  if (why === undefined) return out;
+  return callFailure('INPUT_REQUIRED', why, { tool: name, ...(asker ? { server: asker } : {}) });
 }
 
 /** A 2026 client's `prompts/get`, likewise: a barred round is the failure INPUT_REQUIRED. */

@@ -1,28 +1,24 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CompleteRequestSchema,
-  ErrorCode,
   type InitializeResult,
   ListPromptsRequestSchema,
   type LoggingLevel,
-  McpError,
   type Prompt,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { SurfaceFailure } from '../protocol/surface-outcome.js';
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import type { Fleet } from './fleet.js';
 import { fleetCacheHint, frontCallOptions, GetPromptRetrySchema, isModernRequest } from './front-request.js';
 import { frontPrompt, frontRequest } from './input-required-2025.js';
 import { modernPrompt } from './input-required-2026.js';
-import { serverData } from './tool-result.js';
+import { rpcError } from './render-outcome.js';
 
 /** The kinds beside tools that `serve` declares only when some server of the fleet offers them at the handshake. */
 const OPTIONAL = ['prompts', 'completions', 'logging'] as const;
 
 /** The `_meta` key under which a JSON-RPC error of `serve` carries the failure's code. */
-const CODE_KEY = 'mcp-supervisor/code';
 
 export interface SurfaceOptions {
   /** Resolves once the fleet's first start settled (bounded). */
@@ -65,18 +61,18 @@ export class GatewaySurface {
       const out = isModernRequest(request.params)
         ? await modernPrompt(sup, name, args, frontCallOptions(request.params))
         : await frontPrompt(sup, frontRequest(server, extra, request.params), name, args);
-      if (!out.ok) throw toMcpError(out);
+      if (!out.ok) throw rpcError(out);
       return out.result as never;
     });
     server.setRequestHandler(CompleteRequestSchema, async (request) => {
       const { ref, argument, context } = request.params;
       const out = await sup.complete(ref, argument, context);
-      if (!out.ok) throw toMcpError(out);
+      if (!out.ok) throw rpcError(out);
       return out.result as never;
     });
     server.setRequestHandler(SetLevelRequestSchema, async (request) => {
       const out = await sup.setLogLevel(request.params.level);
-      if (!out.ok) throw new McpError(ErrorCode.InvalidParams, out.message, { [CODE_KEY]: out.code });
+      if (!out.ok) throw rpcError(out);
       for (const f of out.failed) opts.onWarn?.(`logging/setLevel: ${f.server ?? 'a server'}: ${f.message}`);
       return {};
     });
@@ -138,20 +134,6 @@ export class GatewaySurface {
 /** An exposed prompt as MCP lists it: the server's definition whole, under the exposed name. */
 export function toMcpPrompt(p: ExposedPrompt): Prompt {
   return { ...p.definition, name: p.name } as Prompt;
-}
-
-/**
- * A failure as the JSON-RPC error a client expects: an unknown name or reference, or a bad request, is
- * −32602; a server without the capability −32601 (as for resources); a server's own error keeps its code, its
- * message and its `data` object; anything else is −32603. The code is in `data`.
- */
-function toMcpError(f: SurfaceFailure): McpError {
-  const data = { [CODE_KEY]: f.code, ...(f.server !== undefined ? { server: f.server } : {}) };
-  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined)
-    return new McpError(f.rpcCode, f.message, { ...serverData(f.rpcData), ...data });
-  if (f.code === 'NOT_SUPPORTED') return new McpError(ErrorCode.MethodNotFound, f.message, data);
-  const invalid = f.code === 'UNKNOWN_PROMPT' || f.code === 'UNKNOWN_REF' || f.code === 'INVALID_CALL';
-  return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message, data);
 }
 
 function describe(err: unknown): string {

@@ -1,15 +1,13 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  type CallToolResult,
-  ErrorCode,
   type InitializeResult,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
-  McpError,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ResourceFailure } from '../supervisor/resources/outcome.js';
+import { isRecord } from '../framing/is-record.js';
+import type { CallToolResult as ToolResult } from '../protocol/tool-calls.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import type { Fleet } from './fleet.js';
 import {
@@ -20,13 +18,11 @@ import {
 } from './front-request.js';
 import { frontRead, frontRequest } from './input-required-2025.js';
 import { modernRead } from './input-required-2026.js';
-import { serverData } from './tool-result.js';
+import { rpcError } from './render-outcome.js';
 
 /** The `data` key under which a JSON-RPC error of `serve` carries the failure's code. */
-const CODE_KEY = 'mcp-supervisor/code';
 
 /** JSON-RPC "resource not found" (MCP). */
-const RESOURCE_NOT_FOUND = -32002;
 
 export interface ResourcesOptions {
   /** Resolves once the fleet's first start settled (bounded). */
@@ -59,7 +55,7 @@ export class GatewayResources {
       await opts.settled();
       const cursor = request.params?.cursor;
       const out = await sup.listResources(cursor === undefined ? {} : { cursor });
-      if (!out.ok) throw toMcpError(out);
+      if (!out.ok) throw rpcError(out);
       // A 2026 client is told the fleet's cache hint, as for tools/list.
       const hint = fleetCacheHint(request.params, sup.listCacheHint('resources'));
       return out.nextCursor === undefined
@@ -69,7 +65,7 @@ export class GatewayResources {
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
       await opts.settled();
       const out = await sup.listResourceTemplates();
-      if (!out.ok) throw toMcpError(out);
+      if (!out.ok) throw rpcError(out);
       const hint = fleetCacheHint(request.params, sup.listCacheHint('resourceTemplates'));
       return { resourceTemplates: out.resourceTemplates as never, ...hint };
     });
@@ -83,7 +79,7 @@ export class GatewayResources {
         ? await modernRead(sup, uri, frontCallOptions(request.params))
         : await frontRead(sup, frontRequest(server, extra, request.params), uri);
       if (!out.ok && modern && out.code === 'INPUT_REQUIRED' && out.input) return out.input as never;
-      if (!out.ok) throw toMcpError(out);
+      if (!out.ok) throw rpcError(out);
       return { contents: out.contents as never, ...(out._meta ? { _meta: out._meta } : {}) };
     });
     server.setRequestHandler(SubscribeRequestSchema, async (request) => {
@@ -92,7 +88,7 @@ export class GatewayResources {
       // The client is subscribed once per URI, however often it asks.
       if (this.subscriptions.has(uri)) return {};
       const out = await sup.subscribeResource(uri, (u) => this.updated(u.uri));
-      if (!out.ok) throw toMcpError(out);
+      if (!out.ok) throw rpcError(out);
       if (this.closed) {
         await out.unsubscribe();
         return {};
@@ -118,18 +114,18 @@ export class GatewayResources {
   }
 
   /** A tool result whose resource links and embedded resources name URIs `resources/read` here can follow. */
-  rewriteLinks(toolName: string, result: CallToolResult): CallToolResult {
-    const server = this.sup.listTools().find((t) => t.name === toolName)?.server;
+  rewriteLinks(toolName: string, result: ToolResult): ToolResult {
+    const server = this.sup.getTool(toolName)?.server;
     if (server === undefined || !Array.isArray(result.content)) return result;
     let changed = false;
     const content = result.content.map((block) => {
-      if (block.type === 'resource_link') {
+      if (block.type === 'resource_link' && typeof block.uri === 'string') {
         const uri = this.sup.resourceUriOf(server, block.uri);
         if (uri === block.uri) return block;
         changed = true;
         return { ...block, uri };
       }
-      if (block.type === 'resource') {
+      if (block.type === 'resource' && isRecord(block.resource) && typeof block.resource.uri === 'string') {
         const uri = this.sup.resourceUriOf(server, block.resource.uri);
         if (uri === block.resource.uri) return block;
         changed = true;
@@ -174,26 +170,6 @@ export class GatewayResources {
       this.opts.onWarn?.(`could not send resources/list_changed: ${describe(err)}`);
     });
   }
-}
-
-/**
- * A failure as the JSON-RPC error a client expects: an unknown resource is −32002 (MCP), a bad request or
- * cursor −32602, a server's own error keeps its code, its message and its `data` object; anything else is
- * −32603. The code is in `data`.
- */
-function toMcpError(f: ResourceFailure): McpError {
-  const data = {
-    [CODE_KEY]: f.code,
-    ...(f.server !== undefined ? { server: f.server } : {}),
-    ...(f.uri !== undefined ? { uri: f.uri } : {}),
-  };
-  // A server's own error keeps its `data` object too (as for prompts): the client may need it.
-  const theirs = f.rpcCode !== undefined ? { ...serverData(f.rpcData), ...data } : data;
-  if (f.code === 'UNKNOWN_RESOURCE') return new McpError(RESOURCE_NOT_FOUND, f.message, theirs);
-  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message, theirs);
-  if (f.code === 'NOT_SUPPORTED') return new McpError(ErrorCode.MethodNotFound, f.message, data);
-  const invalid = f.code === 'INVALID_CALL' || f.code === 'INVALID_CURSOR';
-  return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message, data);
 }
 
 function describe(err: unknown): string {

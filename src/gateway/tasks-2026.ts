@@ -1,10 +1,10 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
-import type { SurfaceFailure, SurfaceOutcome } from '../protocol/surface-outcome.js';
 import { TASKS_EXTENSION } from '../supervisor/tasks/tasks.js';
 import { CAPABILITIES_KEY, MODERN_VERSIONS } from './era.js';
 import type { Fleet } from './fleet.js';
+import { rpcError } from './render-outcome.js';
 
 const MODERN_VERSION = MODERN_VERSIONS[0];
 
@@ -84,7 +84,7 @@ export class ModernTasks {
         ...(this.opts.owner !== undefined ? { taskOwner: this.opts.owner } : {}),
       },
     );
-    if (!out.ok) throw taskError(out);
+    if (!out.ok) throw rpcError(out, { verbatim: true });
     if (typeof out.result.resultType === 'string') return out.result as never;
     const task = isRecord(out.result.task) ? out.result.task : {};
     return { resultType: 'task', ...modernTask(task) } as never;
@@ -98,7 +98,7 @@ export class ModernTasks {
   /** `tasks/get`: the task, with its result or error inlined once it ended. */
   async get(taskId: string): Promise<never> {
     const got = await this.route('tasks/get', taskId);
-    if (!got.ok) throw taskError(got);
+    if (!got.ok) throw rpcError(got, { verbatim: true });
     // A 2026 server's task is already in the extension's shape (its id made the fleet's).
     if (this.sup.taskEra(taskId, this.whose) === 'modern') return got.result as never;
     const task = modernTask(got.result);
@@ -129,7 +129,7 @@ export class ModernTasks {
   async cancel(taskId: string): Promise<never> {
     const out = await this.route('tasks/cancel', taskId);
     // The server's own refusal (a task already ended) is still an ack: cancelling is idempotent in 2026.
-    if (!out.ok && out.code !== 'REMOTE_ERROR') throw taskError(out);
+    if (!out.ok && out.code !== 'REMOTE_ERROR') throw rpcError(out, { verbatim: true });
     return {} as never;
   }
 
@@ -142,11 +142,11 @@ export class ModernTasks {
         inputResponses: answers,
         ...this.whose,
       });
-      if (!out.ok) throw taskError(out);
+      if (!out.ok) throw rpcError(out, { verbatim: true });
       return {} as never;
     }
     const out = await this.route('tasks/get', taskId);
-    if (!out.ok) throw taskError(out);
+    if (!out.ok) throw rpcError(out, { verbatim: true });
     this.sup.answerTaskQuestions(taskId, answers, this.whose);
     return {} as never;
   }
@@ -179,12 +179,4 @@ function modernTask(task: Record<string, unknown>): Record<string, unknown> {
 function withoutKey(record: Record<string, unknown>, key: string): Record<string, unknown> {
   const { [key]: _gone, ...rest } = record;
   return rest;
-}
-
-/** An unknown or lost task is −32602, as the extension has it; a server's own error keeps its code. */
-function taskError(f: SurfaceFailure | Extract<SurfaceOutcome<unknown>, { ok: false }>): McpError {
-  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined)
-    return new McpError(f.rpcCode, f.rpcMessage ?? f.message, f.rpcData);
-  const invalid = ['UNKNOWN_TASK', 'TASK_LOST', 'UNKNOWN_TOOL', 'INVALID_CALL', 'FORBIDDEN'].includes(f.code);
-  return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message);
 }

@@ -2,19 +2,17 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CancelTaskRequestSchema,
   type CreateTaskResult,
-  ErrorCode,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
   type InitializeResult,
   ListTasksRequestSchema,
-  McpError,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { CallOptions } from '../protocol/call-options.js';
-import type { SurfaceFailure } from '../protocol/surface-outcome.js';
 import type { Fleet } from './fleet.js';
 import { isModernRequest } from './front-request.js';
+import { rpcError } from './render-outcome.js';
 import { declaresTasks, ModernTasks, tasksRequired } from './tasks-2026.js';
 
 /** `tasks/update` (2026 tasks extension only), every param kept. */
@@ -24,7 +22,6 @@ const UpdateTaskRequestSchema = z.object({
 });
 
 /** The `_meta` key under which a JSON-RPC error of `serve` carries the failure's code. */
-const CODE_KEY = 'mcp-supervisor/code';
 
 /** What `serve` declares for tasks when some server of the fleet declares them. */
 export const GATEWAY_TASKS: NonNullable<ServerCapabilities['tasks']> = {
@@ -89,7 +86,7 @@ export class GatewayTasks {
         ...(cursor !== undefined ? { cursor } : {}),
         ...(owner !== undefined ? { owner } : {}),
       });
-      if (!out.ok) throw taskError(out);
+      if (!out.ok) throw rpcError(out);
       return out.result as never;
     });
     this.unsubscribe = sup.onTaskStatus((params, taskOwner) => {
@@ -111,7 +108,7 @@ export class GatewayTasks {
   ): Promise<CreateTaskResult> {
     const bound = this.owner !== undefined ? { ...opts, taskOwner: this.owner } : opts;
     const out = await this.sup.callToolAsTask(name, args, task, bound);
-    if (!out.ok) throw taskError(out);
+    if (!out.ok) throw rpcError(out);
     return out.result as CreateTaskResult;
   }
 
@@ -137,26 +134,7 @@ export class GatewayTasks {
       ...(cap !== undefined ? { maxResultBytes: cap } : {}),
       ...(this.owner !== undefined ? { owner: this.owner } : {}),
     });
-    if (!out.ok) throw taskError(out);
+    if (!out.ok) throw rpcError(out);
     return out.result as never;
   }
-}
-
-/**
- * A failure as a JSON-RPC error: an unknown or lost task, an unknown tool or a bad call is −32602 (as the spec
- * has it for an unknown task id); a server's own error keeps its code; anything else is −32603. The code is in
- * `data`.
- */
-function taskError(f: SurfaceFailure): McpError {
-  const data = { [CODE_KEY]: f.code, ...(f.server !== undefined ? { server: f.server } : {}) };
-  if (f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined) return new McpError(f.rpcCode, f.message, data);
-  const invalid = [
-    'UNKNOWN_TASK',
-    'TASK_LOST',
-    'INVALID_CURSOR',
-    'UNKNOWN_TOOL',
-    'INVALID_CALL',
-    'FORBIDDEN',
-  ].includes(f.code);
-  return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, f.message, data);
 }
