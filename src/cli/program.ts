@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { parseHttpAddress, parseIdle, parseMaxSessions } from '../gateway/http/address.js';
-import { parseResultCap } from '../gateway/result-cap.js';
 import type { CallFlags } from './call.js';
 import type { TargetFlags } from './control-target.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
+import { parseHttpAddress, parseIdle, parseMaxSessions, parseResultCap } from './flag-parsers.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
 import type { LogsFlags } from './logs-command.js';
 import type { RunFlags } from './run.js';

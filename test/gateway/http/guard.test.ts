@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopback, parseHttpAddress } from '../../../src/gateway/http/address.js';
+import { parseHttpAddress } from '../../../src/cli/flag-parsers.js';
+import { isLoopback } from '../../../src/gateway/http/address.js';
 import { checkHeaders, hostGuard } from '../../../src/gateway/http/guard.js';
 
 describe('--http HOST:PORT', () => {
