@@ -5,8 +5,6 @@
 // The supervisor: create it from a config, start it, call tools, watch its events.
 export {
   type CallOptions,
-  /** @deprecated the same type as {@link CallOptions}, under its first name. */
-  type CallOptions as CallOpts,
   createSupervisor,
   Supervisor,
   type SupervisorClock,
