@@ -1,5 +1,5 @@
 import { dirname, join, normalize } from 'node:path';
-import type { LayerTable } from './layer-table.js';
+import type { LayerTable, PackageUse } from './layer-table.js';
 import type { SourceImport } from './source-imports.js';
 
 const MACHINE_PACKAGES = new Set(['xstate']);
@@ -64,4 +64,51 @@ export function timerCalls(file: string, code: string): string[] {
       out.push(`${file}:${i + 1} calls ${m[1]}: machines use delayed events on the actor system's clock`);
   });
   return out;
+}
+
+/** The package an import names (`@scope/name/sub.js` → `@scope/name`), or undefined for a relative or `node:` one. */
+export function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Imports of a package a folder's row does not name, or names for types only and the import is not. */
+export function packageProblems(
+  imports: readonly SourceImport[],
+  rules: ReadonlyMap<string, ReadonlyMap<string, PackageUse>>,
+): string[] {
+  const problems: string[] = [];
+  for (const imp of imports) {
+    const folder = folderOf(imp.file);
+    const uses = folder === undefined ? undefined : rules.get(folder);
+    const pkg = packageOf(imp.specifier);
+    if (!uses || pkg === undefined) continue;
+    const use = uses.get(pkg);
+    const where = `${imp.file}:${imp.line} imports '${imp.specifier}'`;
+    if (use === undefined) problems.push(`${where}: src/${folder}/ may use only the packages its row names`);
+    else if (use === 'types' && !imp.typeOnly)
+      problems.push(`${where}: src/${folder}/ may import it for types only`);
+  }
+  return problems;
+}
+
+/**
+ * Imports from src/gateway/ into src/supervisor/ that pass the facade: the gateway is typed against the fleet a
+ * host sees, so it may reach only the supervisor files the package exports from (`exported`), and the one
+ * input-round loop it shares with the supervisor.
+ */
+export function gatewayReach(imports: readonly SourceImport[], exported: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  for (const imp of imports) {
+    if (folderOf(imp.file) !== 'gateway') continue;
+    const to = target(imp);
+    if (to === undefined || folderOf(to) !== 'supervisor') continue;
+    const file = to.replace(/\.js$/, '.ts');
+    if (exported.has(file) || file === 'src/supervisor/input-required/rounds-loop.ts') continue;
+    problems.push(
+      `${imp.file}:${imp.line} imports '${imp.specifier}': src/gateway/ reaches src/supervisor/ only through what src/index.ts exports of it`,
+    );
+  }
+  return problems;
 }

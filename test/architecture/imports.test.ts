@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importProblems, timerCalls } from './import-rules.js';
-import { findCycle, readLayerTable } from './layer-table.js';
+import { fileCycles } from './file-cycles.js';
+import { gatewayReach, importProblems, packageProblems, target, timerCalls } from './import-rules.js';
+import { findCycle, type PackageUse, readLayerTable, readPackageRules } from './layer-table.js';
 import { importsOf, readImports, sourceFiles, stripComments } from './source-imports.js';
 
 const root = process.cwd();
@@ -30,6 +31,29 @@ describe('the source keeps the import rules', () => {
   it('every import between folders is one the table allows', () => {
     expect(imports.length).toBeGreaterThan(300);
     expect(importProblems(imports, table)).toEqual([]);
+  });
+
+  it('no file imports itself back through others (type imports count)', () => {
+    expect(fileCycles(sourceFiles(root, 'src'), imports)).toEqual([]);
+  });
+
+  it('each folder whose row names packages uses only those (inspector, metrics, machines)', () => {
+    const rules = readPackageRules(root);
+    expect([...rules.keys()].sort()).toEqual(['inspector', 'machines', 'metrics']);
+    expect(packageProblems(imports, rules)).toEqual([]);
+  });
+
+  it('src/gateway reaches src/supervisor only through what the package exports of it', () => {
+    const exported = new Set(
+      imports
+        .filter((i) => i.file === 'src/index.ts')
+        .flatMap((i) => {
+          const to = target(i);
+          return to === undefined ? [] : [to.replace(/\.js$/, '.ts')];
+        }),
+    );
+    expect(exported.has('src/supervisor/supervisor.ts')).toBe(true);
+    expect(gatewayReach(imports, exported)).toEqual([]);
   });
 
   it('nothing outside src/cli imports src/cli', () => {
@@ -106,6 +130,46 @@ describe('the rules catch what they are for', () => {
       ['../x/one.js', 1, false],
       ['../y/two.js', 5, true],
       ['../w/three.js', 9, false],
+    ]);
+  });
+
+  it('finds a circle of files, a package a row does not name, and a gateway reaching past the facade', () => {
+    const circle = [
+      ...file('src/a/x.ts', "import type { Y } from './y.js';"),
+      ...file('src/a/y.ts', "import type { Z } from '../b/z.js';"),
+      ...file('src/b/z.ts', "import { x } from '../a/x.js';"),
+    ];
+    expect(fileCycles(['src/a/x.ts', 'src/a/y.ts', 'src/b/z.ts', 'src/b/w.ts'], circle)).toEqual([
+      ['src/a/x.ts', 'src/a/y.ts', 'src/b/z.ts'],
+    ]);
+    const rules = new Map<string, Map<string, PackageUse>>([
+      ['metrics', new Map([['prom-client', 'any']])],
+      ['inspector', new Map([['xstate', 'types']])],
+    ]);
+    expect(
+      packageProblems(
+        [
+          ...file(
+            'src/metrics/m.ts',
+            "import { Counter } from 'prom-client';\nimport { trace } from '@opentelemetry/api';",
+          ),
+          ...file(
+            'src/inspector/i.ts',
+            "import type { AnyActor } from 'xstate';\nimport { createActor } from 'xstate';",
+          ),
+        ],
+        rules,
+      ),
+    ).toEqual([
+      "src/metrics/m.ts:2 imports '@opentelemetry/api': src/metrics/ may use only the packages its row names",
+      "src/inspector/i.ts:2 imports 'xstate': src/inspector/ may import it for types only",
+    ]);
+    const reach = file(
+      'src/gateway/g.ts',
+      "import type { F } from '../supervisor/calls/tool-table.js';\nimport type { S } from '../supervisor/supervisor.js';",
+    );
+    expect(gatewayReach(reach, new Set(['src/supervisor/supervisor.ts']))).toEqual([
+      "src/gateway/g.ts:1 imports '../supervisor/calls/tool-table.js': src/gateway/ reaches src/supervisor/ only through what src/index.ts exports of it",
     ]);
   });
 

@@ -22,6 +22,31 @@ export function readLayerTable(root: string): LayerTable {
   return table;
 }
 
+/** How a folder may use a package: any import, or `import type` only. */
+export type PackageUse = 'any' | 'types';
+
+/**
+ * The packages each row restricts its folder to — the names after "of packages" in its "may import" cell, each
+ * `(types only)` where it says so. Rows that name no packages are not restricted.
+ */
+export function readPackageRules(root: string): ReadonlyMap<string, ReadonlyMap<string, PackageUse>> {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const rules = new Map<string, Map<string, PackageUse>>();
+  for (const line of doc.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    const folder = /^`src\/([a-z-]+)\/`$/.exec(cells[1] ?? '')?.[1];
+    const allowed = cells[cells.length - 2] ?? '';
+    const at = allowed.indexOf('of packages');
+    if (folder === undefined || at < 0) continue;
+    const part = allowed.slice(at).split(';')[0] as string;
+    const uses = new Map<string, PackageUse>();
+    for (const m of part.matchAll(/`([^`]+)`( \(types only\))?/g))
+      uses.set(m[1] as string, m[2] ? 'types' : 'any');
+    rules.set(folder, uses);
+  }
+  return rules;
+}
+
 /** A cycle among the table's allowed edges (as a path that returns to its start), or undefined. */
 export function findCycle(table: LayerTable): string[] | undefined {
   const state = new Map<string, 'open' | 'done'>();
