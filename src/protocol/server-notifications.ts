@@ -26,7 +26,7 @@ export function routeNotification(
   handshakeDone: boolean,
 ): NotificationRoute {
   // Params nested past what anything can write out would throw in whoever takes them next (json-depth.ts); a log
-  // message's are passed on without its data instead (fleet-surface.ts).
+  // message's are passed on without its data instead (prompts.ts).
   if (method !== 'notifications/message' && nestedDeeperThan(params, MAX_JSON_DEPTH)) return undefined;
   switch (method) {
     case 'notifications/cancelled':

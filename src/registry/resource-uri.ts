@@ -1,7 +1,7 @@
 /**
  * The fleet's scheme for resource URIs (docs/registry.md, "Resource URIs"): `mcp-supervisor://<server id>/<the
  * server's URI, percent-encoded>` names its server and its original URI, so it decodes back without a table. Which
- * URIs need it is decided where the fleet's lists are known (supervisor/fleet-resources.ts).
+ * URIs need it is decided where the fleet's lists are known (supervisor/resources/resources.ts).
  */
 
 export const RESOURCE_SCHEME = 'mcp-supervisor:';

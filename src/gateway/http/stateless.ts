@@ -42,8 +42,8 @@ export interface Refusal {
 
 /**
  * 2026 requests over HTTP: no session, so each POST gets its own Gateway over the shared fleet and a stateless
- * SDK transport, closed when the response ends (its head held back until the first message: http-deferred.ts);
- * the Gateway of a `tools/call` answered whole is kept for the next one (http-gateway-pool.ts).
+ * SDK transport, closed when the response ends (its head held back until the first message: deferred.ts);
+ * the Gateway of a `tools/call` answered whole is kept for the next one (gateway-pool.ts).
  * Nothing of a client is kept between its requests, so any `serve --http` replica over the same config answers
  * any of them.
  */
