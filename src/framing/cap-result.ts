@@ -79,7 +79,8 @@ export function capToolResultData(result: unknown, opts: CapOptions = {}): CapOu
     return { ok: false, code: 'INVALID_RESULT', message: invalidToolResult(read) };
   const budget = new Budget(normalizeMaxBytes(opts.maxBytes));
   const content = read.blocks.map(({ block, rendering }) => capBlock(block, rendering, budget));
-  if (read.legacyJson !== undefined) content.push({ type: 'text', text: budget.take(read.legacyJson) });
+  if (read.toolResult2024Json !== undefined)
+    content.push({ type: 'text', text: budget.take(read.toolResult2024Json) });
   const out: CappedToolResult = { content };
   const { isError, structuredContent, _meta } = read.source;
   if (typeof isError === 'boolean') out.isError = isError;

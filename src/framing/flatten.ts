@@ -44,7 +44,7 @@ function flatBody(read: ReadResult): string {
   if (read.structuredJson !== undefined && !read.blocks.some((b) => b.rendering.own)) {
     parts.push(read.structuredJson);
   }
-  if (read.legacyJson !== undefined) parts.push(read.legacyJson);
+  if (read.toolResult2024Json !== undefined) parts.push(read.toolResult2024Json);
   return parts.join('\n');
 }
 

@@ -26,7 +26,7 @@ export interface ReadResult {
   /** Compact JSON of structuredContent, when present. */
   structuredJson?: string;
   /** Compact JSON of a 2024-10-07 `toolResult`, when that is all there is. */
-  legacyJson?: string;
+  toolResult2024Json?: string;
   isError: boolean;
   source: Record<string, unknown>;
 }
@@ -55,7 +55,7 @@ export function readToolResult(result: unknown): ReadResult | string {
     if (toolResult !== undefined) {
       const json = toJson(toolResult);
       if (json === undefined) return 'toolResult is not JSON';
-      out.legacyJson = json;
+      out.toolResult2024Json = json;
     } else if (structuredContent === undefined) return 'missing content';
     return out;
   }

@@ -63,7 +63,7 @@ export function answerDiscover(server: Server, source: DiscoverSource): void {
 /**
  * A transport as the SDK v1 `Server` sees it, with the 2026 era checked in front: a request whose `_meta` names a
  * revision `serve` does not speak is answered here with the 2026 error (the `Server` would answer it as if it
- * were 2025 traffic), and every supported 2026 message tells `onModern` what its client can do. 2025 traffic
+ * were 2025 traffic), and every supported 2026 message tells `on2026` what its client can do. 2025 traffic
  * passes untouched.
  */
 export class EraTransport implements Transport {
@@ -75,7 +75,7 @@ export class EraTransport implements Transport {
 
   constructor(
     private readonly inner: Transport,
-    private readonly onModern: (envelope: Envelope) => void,
+    private readonly on2026: (envelope: Envelope) => void,
   ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
@@ -96,7 +96,7 @@ export class EraTransport implements Transport {
     if (id !== undefined && method !== undefined) {
       this.modern.delete(id);
       if ('result' in message)
-        return this.inner.send({ ...message, result: modernResult(method, message.result) }, options);
+        return this.inner.send({ ...message, result: result2026(method, message.result) }, options);
     }
     return this.inner.send(message, options);
   }
@@ -127,7 +127,7 @@ export class EraTransport implements Transport {
         return;
       }
       if (envelope.missing.length > 0 || !MODERN_VERSIONS.includes(envelope.version)) return;
-      this.onModern(envelope);
+      this.on2026(envelope);
       // A 2025 client's `task` hint on a 2026 call is tolerated and ignored: serve decides (tasks extension).
       if (request?.method === 'tools/call' && isRecord(request.params) && 'task' in request.params) {
         const { task: _hint, ...params } = request.params;
@@ -154,7 +154,7 @@ const CACHEABLE = new Set([
  * lists and reads. Hints the fleet gave are kept; absent ones say "do not cache" (ttl 0, private), the only
  * safe default for a fleet whose lists change as servers come and go.
  */
-function modernResult(method: string, result: Record<string, unknown>): Record<string, unknown> {
+function result2026(method: string, result: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { resultType: 'complete', ...result };
   // A read that asks for input is no answer to keep.
   if (CACHEABLE.has(method) && out.resultType === 'complete') {

@@ -34,7 +34,7 @@ export const ReadResourceRetrySchema = ReadResourceRequestSchema.extend({
 });
 
 /** Whether a request comes from a 2026 client (its `_meta` names the protocol version); else it is 2025 traffic. */
-export function isModernRequest(params: Record<string, unknown> | undefined): boolean {
+export function is2026Request(params: Record<string, unknown> | undefined): boolean {
   return isRecord(params?._meta) && params._meta[VERSION_KEY] !== undefined;
 }
 

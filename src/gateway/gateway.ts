@@ -7,13 +7,13 @@ import type { Envelope } from './era.js';
 import { answerDiscover, EraTransport } from './era-2026.js';
 import type { Fleet } from './fleet.js';
 import { answerThroughFrontClient } from './front-client.js';
-import { CallToolRetrySchema, fleetCacheHint, frontCallOptions, isModernRequest } from './front-request.js';
+import { CallToolRetrySchema, fleetCacheHint, frontCallOptions, is2026Request } from './front-request.js';
 import { type FrontRequest, frontToolCall } from './input-required-2025.js';
-import { modernToolCall } from './input-required-2026.js';
+import { toolCall2026 } from './input-required-2026.js';
 import { composeInstructions, instructionsAtInitialize } from './instructions.js';
 import { answerListen } from './listen.js';
 import { relayProgress } from './progress.js';
-import { GatewaySurface } from './prompts-logging.js';
+import { GatewayPrompts } from './prompts-logging.js';
 import { toolCallAnswer } from './render-outcome.js';
 import { GatewayResources } from './resources.js';
 import { GATEWAY_TASKS, GatewayTasks } from './tasks.js';
@@ -57,12 +57,12 @@ export interface GatewayOptions {
 export class Gateway {
   readonly server: Server;
   private initialized = false;
-  private modernSeen = false;
+  private seen2026 = false;
   private closed = false;
   private announced = '';
   private timer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: () => void;
-  private readonly surface: GatewaySurface;
+  private readonly prompts: GatewayPrompts;
   private readonly resources: GatewayResources;
   private readonly tasks: GatewayTasks;
 
@@ -79,12 +79,12 @@ export class Gateway {
       logging: true,
       tasks: GATEWAY_TASKS,
     });
-    // Prompts, completions and logging are trimmed from the answer when no server offers them (GatewaySurface).
+    // Prompts, completions and logging are trimmed from the answer when no server offers them (GatewayPrompts).
     this.server = new Server({ name: opts.name, version: opts.version }, { capabilities });
     this.server.oninitialized = () => {
       this.initialized = true;
     };
-    this.surface = new GatewaySurface(this.server, sup, {
+    this.prompts = new GatewayPrompts(this.server, sup, {
       settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
@@ -106,7 +106,7 @@ export class Gateway {
       return composeInstructions(this.sup.status(), supervisor.separator, ownNamed);
     };
     const adjust = (result: InitializeResult) =>
-      this.tasks.trim(this.resources.trim(this.surface.trim(result)));
+      this.tasks.trim(this.resources.trim(this.prompts.trim(result)));
     answerListen(this.server, sup, {
       tools: () => JSON.stringify(this.listed()),
       debounceMs: opts.debounceMs ?? 50,
@@ -135,7 +135,7 @@ export class Gateway {
       const scopes = this.opts.scopes ?? [];
       const progress = relayProgress(request.params._meta, extra, this.opts.onWarn);
       const cap = this.opts.maxResultBytes;
-      const modern = isModernRequest(request.params);
+      const modern = is2026Request(request.params);
       if (request.params.task && !modern) {
         // The server answers at once with a task; its result is fetched later with tasks/result.
         return this.tasks.call(name, args, request.params.task, { signal: extra.signal, scopes });
@@ -164,7 +164,7 @@ export class Gateway {
       };
       // A 2025 client cannot retry an input_required result: serve answers the rounds through it instead.
       const outcome = modern
-        ? await modernToolCall(this.sup, name, args, opts)
+        ? await toolCall2026(this.sup, name, args, opts)
         : await frontToolCall(this.sup, this.front(extra), name, args, opts);
       const answer = toolCallAnswer(name, outcome, modern ? '2026' : '2025');
       // A round passed on goes out as the server sent it (a copy: the SDK's result type wants an open object).
@@ -190,8 +190,8 @@ export class Gateway {
   // server asks reaches it as an input_required result of its own call, as its request's capabilities and the
   // server's allow: permit (input-required-2026.ts).
   private modern(_envelope: Envelope): void {
-    if (this.closed || this.modernSeen) return;
-    this.modernSeen = true;
+    if (this.closed || this.seen2026) return;
+    this.seen2026 = true;
     this.opts.onClient?.();
   }
 
@@ -208,7 +208,7 @@ export class Gateway {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
-    this.surface.close();
+    this.prompts.close();
     this.tasks.close();
     // The servers are told to unsubscribe, but a stopping gateway does not wait on their answers.
     void this.resources.close();

@@ -12,7 +12,7 @@ import { allowedKinds, permitted, refusedInput } from './input-gate.js';
 // asking for any other kind ends the request with the refusal a 2025 client's round gets, never reaching the client.
 
 /** A 2026 client's `tools/call` (its options from `frontCallOptions`), gated by the tool's server's permissions. */
-export async function modernToolCall(
+export async function toolCall2026(
   sup: Fleet,
   name: string,
   args: Record<string, unknown> | undefined,
@@ -35,7 +35,7 @@ export async function modernToolCall(
 }
 
 /** A 2026 client's `prompts/get`, likewise: a barred round is the failure INPUT_REQUIRED. */
-export async function modernPrompt(
+export async function prompt2026(
   sup: Fleet,
   name: string,
   args: Record<string, string> | undefined,
@@ -56,7 +56,7 @@ export async function modernPrompt(
 }
 
 /** A 2026 client's `resources/read`: the server is known once routed, so what it is told is decided then. */
-export async function modernRead(sup: Fleet, uri: string, opts: CallOptions): Promise<ResourceReadOutcome> {
+export async function read2026(sup: Fleet, uri: string, opts: CallOptions): Promise<ResourceReadOutcome> {
   const servers = sup.config.servers;
   const out = await sup.readResource(uri, {
     ...(opts.retry ? { retry: opts.retry } : {}),

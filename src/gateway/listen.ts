@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import type { Fleet } from './fleet.js';
 import { MAX_WATCHED_TASKS, watchTasks } from './task-listen.js';
-import { declaresTasks, type ModernTasks, tasksRequired } from './tasks-2026.js';
+import { declaresTasks, type Tasks2026, tasksRequired } from './tasks-2026.js';
 
 /** The `_meta` key tying each notification of a listen stream to the `subscriptions/listen` request that opened it. */
 export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
@@ -32,7 +32,7 @@ export interface ListenOptions {
   debounceMs: number;
   onWarn?: ((message: string) => void) | undefined;
   /** This client's tasks (the tasks extension), for `notifications.taskIds`. */
-  tasks: ModernTasks;
+  tasks: Tasks2026;
 }
 
 /**

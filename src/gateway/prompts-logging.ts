@@ -10,9 +10,9 @@ import {
 import type { ExposedPrompt } from '../registry/exposed-prompt.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import type { Fleet } from './fleet.js';
-import { fleetCacheHint, frontCallOptions, GetPromptRetrySchema, isModernRequest } from './front-request.js';
+import { fleetCacheHint, frontCallOptions, GetPromptRetrySchema, is2026Request } from './front-request.js';
 import { frontPrompt, frontRequest } from './input-required-2025.js';
-import { modernPrompt } from './input-required-2026.js';
+import { prompt2026 } from './input-required-2026.js';
 import { rpcError } from './render-outcome.js';
 
 /** The kinds beside tools that `serve` declares only when some server of the fleet offers them at the handshake. */
@@ -20,7 +20,7 @@ const OPTIONAL = ['prompts', 'completions', 'logging'] as const;
 
 /** The `_meta` key under which a JSON-RPC error of `serve` carries the failure's code. */
 
-export interface SurfaceOptions {
+export interface GatewayPromptsOptions {
   /** Resolves once the fleet's first start settled (bounded). */
   settled: () => Promise<void>;
   /** Quiet time before `notifications/prompts/list_changed` is sent. */
@@ -32,10 +32,10 @@ export interface SurfaceOptions {
  * Prompts, completion and logging through `serve`: handlers routed to the supervisor, `prompts/list_changed`
  * when the exposed prompts change, and each server's `notifications/message` passed on with its logger named
  * `<server id>/<logger>` (just `<server id>` when it gave none). The handlers are set up front (the SDK wants the
- * capability declared before a handler); {@link GatewaySurface.trim} then leaves out of the `initialize` answer
+ * capability declared before a handler); {@link GatewayPrompts.trim} then leaves out of the `initialize` answer
  * each kind no server offers, so a client is never told of something the fleet cannot answer.
  */
-export class GatewaySurface {
+export class GatewayPrompts {
   private readonly advertised = new Set<string>(OPTIONAL);
   private announced = '';
   private timer: NodeJS.Timeout | undefined;
@@ -45,7 +45,7 @@ export class GatewaySurface {
   constructor(
     private readonly server: Server,
     private readonly sup: Fleet,
-    private readonly opts: SurfaceOptions,
+    private readonly opts: GatewayPromptsOptions,
   ) {
     server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
       await opts.settled();
@@ -58,8 +58,8 @@ export class GatewaySurface {
       const { name, arguments: args } = request.params;
       // A 2026 client's input round, as for tools/call: its capabilities declared, its retry sent on as given. A
       // 2025 client is asked by serve with the 2025 requests it declared.
-      const out = isModernRequest(request.params)
-        ? await modernPrompt(sup, name, args, frontCallOptions(request.params))
+      const out = is2026Request(request.params)
+        ? await prompt2026(sup, name, args, frontCallOptions(request.params))
         : await frontPrompt(sup, frontRequest(server, extra, request.params), name, args);
       if (!out.ok) throw rpcError(out);
       return out.result as never;

@@ -10,14 +10,9 @@ import { isRecord } from '../framing/is-record.js';
 import type { CallToolResult as ToolResult } from '../protocol/tool-calls.js';
 import type { SupervisorEvent } from '../supervisor/types.js';
 import type { Fleet } from './fleet.js';
-import {
-  fleetCacheHint,
-  frontCallOptions,
-  isModernRequest,
-  ReadResourceRetrySchema,
-} from './front-request.js';
+import { fleetCacheHint, frontCallOptions, is2026Request, ReadResourceRetrySchema } from './front-request.js';
 import { frontRead, frontRequest } from './input-required-2025.js';
-import { modernRead } from './input-required-2026.js';
+import { read2026 } from './input-required-2026.js';
 import { rpcError } from './render-outcome.js';
 
 /** The `data` key under which a JSON-RPC error of `serve` carries the failure's code. */
@@ -74,9 +69,9 @@ export class GatewayResources {
       const { uri } = request.params;
       // A 2026 client answers a read's input rounds itself (its retry sent on as given); for a 2025 one, serve
       // asks it with the 2025 requests it declared.
-      const modern = isModernRequest(request.params);
+      const modern = is2026Request(request.params);
       const out = modern
-        ? await modernRead(sup, uri, frontCallOptions(request.params))
+        ? await read2026(sup, uri, frontCallOptions(request.params))
         : await frontRead(sup, frontRequest(server, extra, request.params), uri);
       if (!out.ok && modern && out.code === 'INPUT_REQUIRED' && out.input) return out.input as never;
       if (!out.ok) throw rpcError(out);

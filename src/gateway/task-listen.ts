@@ -1,5 +1,5 @@
 import { isRecord } from '../framing/is-record.js';
-import type { ModernTasks } from './tasks-2026.js';
+import type { Tasks2026 } from './tasks-2026.js';
 
 /** Task ids one `subscriptions/listen` may watch at most; the rest are not granted. */
 export const MAX_WATCHED_TASKS = 64;
@@ -19,7 +19,7 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
  * task once it ended or is gone, and for all when `signal` aborts.
  */
 export function watchTasks(
-  tasks: ModernTasks,
+  tasks: Tasks2026,
   ids: readonly string[],
   send: (params: Record<string, unknown>) => Promise<void>,
   signal: AbortSignal,

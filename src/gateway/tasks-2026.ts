@@ -39,7 +39,7 @@ export function tasksRequired(what: string): McpError {
  * and shown as `inputRequests`, and `tasks/update` answers it. A 2026 server's own tasks pass through, their ids
  * made the fleet's.
  */
-export class ModernTasks {
+export class Tasks2026 {
   /** What every task request of this client carries: its authorization context, when it has one. */
   private readonly whose: { owner?: string };
 
@@ -87,7 +87,7 @@ export class ModernTasks {
     if (!out.ok) throw rpcError(out, { verbatim: true });
     if (typeof out.result.resultType === 'string') return out.result as never;
     const task = isRecord(out.result.task) ? out.result.task : {};
-    return { resultType: 'task', ...modernTask(task) } as never;
+    return { resultType: 'task', ...task2026(task) } as never;
   }
 
   /** Whether this client may reach task `taskId` (the fleet knows it, and it is bound to this client's owner). */
@@ -101,7 +101,7 @@ export class ModernTasks {
     if (!got.ok) throw rpcError(got, { verbatim: true });
     // A 2026 server's task is already in the extension's shape (its id made the fleet's).
     if (this.sup.taskEra(taskId, this.whose) === 'modern') return got.result as never;
-    const task = modernTask(got.result);
+    const task = task2026(got.result);
     if (got.result.status === 'input_required') {
       // Its questions arrive once asked for; until one is here the task reads as working.
       const questions = this.sup.taskQuestions(taskId, this.whose);
@@ -161,7 +161,7 @@ export class ModernTasks {
 }
 
 /** A 2025 task as the 2026 extension names its fields: `ttlMs`, `pollIntervalMs` (input_required: see `get`). */
-function modernTask(task: Record<string, unknown>): Record<string, unknown> {
+function task2026(task: Record<string, unknown>): Record<string, unknown> {
   const status = task.status === 'input_required' ? 'working' : task.status;
   const out: Record<string, unknown> = {
     taskId: task.taskId,

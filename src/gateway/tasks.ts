@@ -11,9 +11,9 @@ import {
 import { z } from 'zod';
 import type { CallOptions } from '../protocol/call-options.js';
 import type { Fleet } from './fleet.js';
-import { isModernRequest } from './front-request.js';
+import { is2026Request } from './front-request.js';
 import { rpcError } from './render-outcome.js';
-import { declaresTasks, ModernTasks, tasksRequired } from './tasks-2026.js';
+import { declaresTasks, Tasks2026, tasksRequired } from './tasks-2026.js';
 
 /** `tasks/update` (2026 tasks extension only), every param kept. */
 const UpdateTaskRequestSchema = z.object({
@@ -39,7 +39,7 @@ export class GatewayTasks {
   private closed = false;
   private readonly unsubscribe: () => void;
   /** The same tasks for 2026 clients, as the tasks extension shapes them. */
-  readonly modern: ModernTasks;
+  readonly modern: Tasks2026;
 
   private readonly maxResultBytes: number | undefined;
   private readonly owner: string | undefined;
@@ -58,13 +58,13 @@ export class GatewayTasks {
     const { onWarn, maxResultBytes, owner } = opts;
     this.maxResultBytes = maxResultBytes;
     this.owner = owner;
-    this.modern = new ModernTasks(sup, { maxResultBytes, owner });
+    this.modern = new Tasks2026(sup, { maxResultBytes, owner });
     // A 2026 client speaks the tasks extension: the same tasks, its shapes, and only when it declares the extension.
     const gated = (params: Record<string, unknown>, method: string) => {
       if (!declaresTasks(params)) throw tasksRequired(method);
     };
     server.setRequestHandler(GetTaskRequestSchema, async (r) => {
-      if (!isModernRequest(r.params)) return this.routed('tasks/get', r.params.taskId);
+      if (!is2026Request(r.params)) return this.routed('tasks/get', r.params.taskId);
       gated(r.params, 'tasks/get');
       return this.modern.get(r.params.taskId);
     });
@@ -72,7 +72,7 @@ export class GatewayTasks {
       this.routed('tasks/result', r.params.taskId),
     );
     server.setRequestHandler(CancelTaskRequestSchema, async (r) => {
-      if (!isModernRequest(r.params)) return this.routed('tasks/cancel', r.params.taskId);
+      if (!is2026Request(r.params)) return this.routed('tasks/cancel', r.params.taskId);
       gated(r.params, 'tasks/cancel');
       return this.modern.cancel(r.params.taskId);
     });

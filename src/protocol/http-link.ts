@@ -3,8 +3,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcMessage } from '../framing/json-rpc.js';
 import type { ExitInfo, LinkError } from '../process/server-process.js';
 import { MODERN_PROTOCOL_VERSION } from './era.js';
+import { headers2026 } from './http-headers-2026.js';
 import { describe, networkError } from './http-link-errors.js';
-import { modernHeaders } from './http-modern-headers.js';
 import { probeOverHttp } from './http-probe.js';
 import type { WriteOutcome } from './outgoing-queue.js';
 import type { LinkReader, OutgoingFacts, ServerLink } from './server-link.js';
@@ -203,7 +203,7 @@ export class HttpLink implements ServerLink {
     const over = () => shared?.removeEventListener('abort', abort);
     let res: Response;
     try {
-      res = await fetch(url, { ...init, ...modernHeaders(init), signal: own.signal });
+      res = await fetch(url, { ...init, ...headers2026(init), signal: own.signal });
     } catch (err) {
       over();
       this.fail(this.live ? 'disconnected' : 'connect_failed', networkError(err));

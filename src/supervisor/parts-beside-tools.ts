@@ -3,13 +3,13 @@ import type { McpConnection } from '../protocol/connection.js';
 import { clampTimeout } from './calls/call-check.js';
 import { HeldNotices } from './held-notices.js';
 import type { SupervisorOptions } from './options.js';
-import { FleetSurface } from './prompts/prompts.js';
+import { FleetPrompts } from './prompts/prompts.js';
 import { FleetResources } from './resources/resources.js';
 import { FleetTasks } from './tasks/tasks.js';
 import type { SupervisorEvent } from './types.js';
 
 /** What the fleet's prompts, tasks and resources are built on. */
-export interface SurfaceBase {
+export interface BesideToolsBase {
   servers: Map<string, ServerConfig>;
   connection: (id: string) => McpConnection | undefined;
   now: () => number;
@@ -20,14 +20,18 @@ export interface SurfaceBase {
 }
 
 /** The fleet's prompts (with completion and logging), tasks and resources, beside its tools. */
-export function buildSurfaces(config: SupervisorConfig, options: SupervisorOptions, base: SurfaceBase) {
+export function buildBesideTools(
+  config: SupervisorConfig,
+  options: SupervisorOptions,
+  base: BesideToolsBase,
+) {
   const { servers, connection, now, emit } = base;
   // Prompts and reads may ask for input as tools do: the same handler answers, declaring the same kinds.
   const hostInput = {
     handler: options.onInputRequired,
     capabilities: options.inputCapabilities ?? { elicitation: {} },
   };
-  const surface = new FleetSurface(
+  const prompts = new FleetPrompts(
     servers,
     config.supervisor.separator,
     connection,
@@ -55,5 +59,5 @@ export function buildSurfaces(config: SupervisorConfig, options: SupervisorOptio
     input: hostInput,
     clock: options.clock,
   });
-  return { surface, tasks, resources };
+  return { prompts, tasks, resources };
 }

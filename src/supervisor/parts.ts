@@ -13,8 +13,8 @@ import { CallSpans, callTarget } from './observe/call-spans.js';
 import { LifecycleSpans } from './observe/lifecycle-spans.js';
 import { Tracing } from './observe/tracing.js';
 import { handlersOf, type SupervisorOptions } from './options.js';
-import { buildSurfaces } from './parts-beside-tools.js';
-import type { FleetSurface } from './prompts/prompts.js';
+import { buildBesideTools } from './parts-beside-tools.js';
+import type { FleetPrompts } from './prompts/prompts.js';
 import { ToldReloads } from './reload/event.js';
 import { reloadHost } from './reload/host.js';
 import { Reloader } from './reload/reloader.js';
@@ -55,7 +55,7 @@ export interface FleetParts {
   servers: Map<string, ServerConfig>;
   watch: ServerWatch;
   tools: FleetTools;
-  surface: FleetSurface;
+  prompts: FleetPrompts;
   resources: FleetResources;
   tasks: FleetTasks;
   calls: FleetCalls;
@@ -109,14 +109,14 @@ export function buildFleetParts(
   });
   const clientSide = new ClientSide(handlersOf(options), options.declareTaskQuestions === true);
   const onConnection = (id: string, event: ConnectionEvent) => {
-    surface.onConnection(id, event);
+    prompts.onConnection(id, event);
     resources.onConnectionEvent(id, event);
     tasks.onConnection(id, event);
   };
   const base = { pool, hostEnv, trust, containment, owner, connections, now, clientSide, listHints };
   const actor = createFleetActor(config, options, runtimeDeps({ ...base, onConnection, emit }, options));
   const tools = new FleetTools(config, (e) => emit({ ...e, at: now() }), options.logger);
-  const { surface, tasks, resources } = buildSurfaces(config, options, {
+  const { prompts, tasks, resources } = buildBesideTools(config, options, {
     servers,
     connection: (id) => connections.get(id),
     now,
@@ -129,7 +129,7 @@ export function buildFleetParts(
     now,
     (e) => {
       emit(e.type === 'state' ? withProtocolVersion(e, connections.get(e.server)) : e);
-      if (e.type === 'state') surface.onState(e.server, e.to);
+      if (e.type === 'state') prompts.onState(e.server, e.to);
       if (e.type === 'state') resources.onState(e.server, e.to);
     },
     (id, snap) => tools.update(id, snap),
@@ -150,7 +150,7 @@ export function buildFleetParts(
       tell: host.tell,
       watch,
       tools,
-      prompts: surface.prompts,
+      prompts: prompts.catalog,
       resources,
       tasks,
       servers,
@@ -180,7 +180,7 @@ export function buildFleetParts(
     servers,
     watch,
     tools,
-    surface,
+    prompts,
     resources,
     tasks,
     calls,

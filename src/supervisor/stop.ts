@@ -16,7 +16,7 @@ export async function stopFleet(
   const { actor, connections, watch, tell } = parts;
   parts.trust.close();
   parts.resources.close();
-  parts.surface.close();
+  parts.prompts.close();
   if (started) {
     await stopInReverse(config.supervisor.strategy, config.servers, (server) => {
       tell({ type: 'STOP', id: server.id });

@@ -114,7 +114,7 @@ export class Supervisor {
   listCacheHint(
     list: 'tools' | 'prompts' | 'resources' | 'resourceTemplates' = 'tools',
   ): CacheHint | undefined {
-    if (list === 'prompts') return this.parts.surface.promptsCacheHint();
+    if (list === 'prompts') return this.parts.prompts.promptsCacheHint();
     if (list === 'resources') return this.parts.resources.cacheHint('resources');
     if (list === 'resourceTemplates') return this.parts.resources.cacheHint('templates');
     const ready = this.status().flatMap((s) => (s.state === 'ready' ? [s.id] : []));
@@ -240,7 +240,7 @@ export class Supervisor {
 
   /** Every prompt of every ready server, under its namespaced name (made as tools' names are). */
   listPrompts(): ExposedPrompt[] {
-    return this.parts.surface.listPrompts();
+    return this.parts.prompts.listPrompts();
   }
 
   /**
@@ -254,15 +254,15 @@ export class Supervisor {
   ): Promise<SurfaceOutcome<GetPromptResult>> {
     if (this.stopping) return surfaceFailure('STOPPED', 'supervisor is stopped');
     const tracer = this.parts.tracing.tracer();
-    if (!tracer) return this.parts.surface.getPrompt(name, args, opts);
-    const prompt = this.parts.surface.listPrompts().find((p) => p.name === name)?.prompt ?? name;
+    if (!tracer) return this.parts.prompts.getPrompt(name, args, opts);
+    const prompt = this.parts.prompts.listPrompts().find((p) => p.name === name)?.prompt ?? name;
     const attributes = {
       'mcp.method.name': 'prompts/get',
       'gen_ai.prompt.name': prompt,
       'mcp_supervisor.prompt': name,
     };
     return spanned(tracer, `prompts/get ${prompt}`, attributes, opts, (traced) =>
-      this.parts.surface.getPrompt(name, args, traced),
+      this.parts.prompts.getPrompt(name, args, traced),
     );
   }
 
@@ -273,17 +273,17 @@ export class Supervisor {
     context?: { arguments?: Record<string, string> | undefined },
   ): Promise<SurfaceOutcome<CompleteResult>> {
     if (this.stopping) return surfaceFailure('STOPPED', 'supervisor is stopped');
-    return this.parts.surface.complete(ref, argument, context);
+    return this.parts.prompts.complete(ref, argument, context);
   }
 
   /** Sends `logging/setLevel` to every ready server that declares logging (and to each that becomes ready later). */
   setLogLevel(level: LogLevel): Promise<SetLevelOutcome> {
-    return this.parts.surface.setLogLevel(level);
+    return this.parts.prompts.setLogLevel(level);
   }
 
   /** Whether some ready server declares an MCP capability (`prompts`, `completions`, `logging`, …). */
   offers(capability: string): boolean {
-    return this.parts.surface.offers(capability);
+    return this.parts.prompts.offers(capability);
   }
 
   /**

@@ -5,7 +5,7 @@ import { authenticate, type BearerVerifier, type Caller } from './auth.js';
 import { checkHeaders, type HostGuard } from './guard.js';
 import type { HealthReport } from './healthz.js';
 import type { HttpSessions } from './sessions.js';
-import type { ModernRequests } from './stateless.js';
+import type { StatelessRequests } from './stateless.js';
 
 /** The endpoint's path: `http://HOST:PORT/mcp`. */
 export const MCP_PATH = '/mcp';
@@ -22,7 +22,7 @@ export interface FrontOptions {
   verifier?: BearerVerifier | undefined;
   sessions: HttpSessions;
   /** 2026 requests: stateless, one Gateway per POST. */
-  modern: ModernRequests;
+  modern: StatelessRequests;
   health: () => { httpStatus: number; body: HealthReport };
   onWarn: (message: string) => void;
 }

@@ -11,7 +11,7 @@ import { FrontClients } from './front-clients.js';
 import { type HostGuard, hostGuard } from './guard.js';
 import { healthReport } from './healthz.js';
 import { HttpSessions } from './sessions.js';
-import { ModernRequests } from './stateless.js';
+import { StatelessRequests } from './stateless.js';
 
 /** How long a session may sit with no request in flight and no GET stream before it is closed. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
@@ -99,7 +99,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     },
   });
   // A 2026 request's Gateway lives as long as its response; it takes no part in answering the servers' requests.
-  const modern = new ModernRequests({
+  const modern = new StatelessRequests({
     jsonResponse: Boolean(opts.jsonResponse),
     inputSchemaOf: (tool) => fleet.getTool(tool)?.inputSchema,
     gateway: (caller) => gatewayFor(caller, () => {}),

@@ -26,7 +26,7 @@ const NAME_SOURCE: Record<string, string> = {
   'tasks/cancel': 'taskId',
 };
 
-export interface ModernOptions {
+export interface StatelessOptions {
   /** A Gateway for one request, checking calls against `caller`'s scopes. */
   gateway: (caller: Caller | undefined) => Gateway;
   jsonResponse: boolean;
@@ -47,10 +47,10 @@ export interface Refusal {
  * Nothing of a client is kept between its requests, so any `serve --http` replica over the same config answers
  * any of them.
  */
-export class ModernRequests {
+export class StatelessRequests {
   private readonly pool: GatewayPool;
 
-  constructor(private readonly opts: ModernOptions) {
+  constructor(private readonly opts: StatelessOptions) {
     this.pool = new GatewayPool(opts.gateway);
   }
 
@@ -66,7 +66,7 @@ export class ModernRequests {
     body: unknown,
     envelope: Envelope | undefined,
   ): Promise<void> {
-    const refused = checkModern(req.headers, body, envelope, this.opts.inputSchemaOf);
+    const refused = check2026(req.headers, body, envelope, this.opts.inputSchemaOf);
     if (refused) {
       res.writeHead(refused.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(refused.body));
       return;
@@ -105,7 +105,7 @@ export class ModernRequests {
  * which `serve` must speak; `Mcp-Method` names the body's method; `Mcp-Name` the tool, prompt, resource or task
  * the body names (the tool's exposed, namespaced name). Notifications need no headers.
  */
-export function checkModern(
+export function check2026(
   headers: IncomingMessage['headers'],
   body: unknown,
   envelope: Envelope | undefined,

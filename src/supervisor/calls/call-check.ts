@@ -8,12 +8,12 @@ import { checkCallExtras } from './call-check-extras.js';
 /** The largest delay a Node timer honours; a longer one would fire at once (Node warns and uses 1 ms). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
-export type CallInput =
+export type CheckedCall =
   | { ok: true; name: string; args: Record<string, unknown> | undefined; opts: CallOptions }
   | CallFailure;
 
 /** Checks and normalises a call's name, arguments and options; `null` arguments or options mean none. */
-export function checkCallInput(name: unknown, args: unknown, opts: unknown): CallInput {
+export function checkCall(name: unknown, args: unknown, opts: unknown): CheckedCall {
   if (typeof name !== 'string') return refuse(`tool name must be a string, got ${kindOf(name)}`);
   if (args !== undefined && args !== null && !isRecord(args)) {
     return refuse(`arguments of '${name}' must be an object, got ${kindOf(args)}`);
@@ -75,7 +75,7 @@ export function clampTimeout(ms: number): number {
   return Math.min(MAX_TIMEOUT_MS, Math.max(1, Math.ceil(ms)));
 }
 
-function refuse(why: string): CallInput {
+function refuse(why: string): CheckedCall {
   return callFailure('INVALID_CALL', `invalid call: ${why}`);
 }
 

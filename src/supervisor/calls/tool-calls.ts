@@ -25,7 +25,7 @@ import type { Connections } from '../runtime/connections.js';
 import type { ServerWatch } from '../runtime/watch.js';
 import { type FleetTasks, TASKS_EXTENSION } from '../tasks/tasks.js';
 import type { ExposedTool } from '../types.js';
-import { type CallInput, checkCallInput, clampTimeout } from './call-check.js';
+import { type CheckedCall, checkCall, clampTimeout } from './call-check.js';
 import { progressOf } from './progress.js';
 import type { FleetTools } from './tool-table.js';
 
@@ -193,7 +193,7 @@ export class FleetCalls {
     rawOpts: unknown,
     asTask = false,
   ): Prepared | Promise<Prepared> {
-    const input = checkCallInput(rawName, rawArgs, rawOpts);
+    const input = checkCall(rawName, rawArgs, rawOpts);
     if (!input.ok) return input;
     const { name, opts } = input;
     if (this.deps.stopped()) return callFailure('STOPPED', 'supervisor is stopped', { tool: name });
@@ -214,7 +214,7 @@ export class FleetCalls {
 
   /** The rest of {@link prepare}, once the server's state is known. */
   private target(
-    input: CallInput & { ok: true },
+    input: CheckedCall & { ok: true },
     server: ServerConfig,
     where: { server: string; tool: string },
     timeoutMs: number,

@@ -18,7 +18,7 @@ export interface PromptsChange {
  * `prompts/list_changed`, under names made as tools' names are (`exposedNameFor`). Routing is by the explicit
  * map from exposed name to (server, prompt), replaced whole on every change; names are never taken apart.
  */
-export class FleetPrompts {
+export class PromptCatalog {
   /** What each ready server lists, under the names it would be exposed as. */
   private perServer = new Map<string, readonly ExposedPrompt[]>();
   /** The same, less the prompts held back for a name another server has (`settleNames`): what is exposed. */

@@ -22,7 +22,7 @@ import { InputRoutes } from '../input-required/routes.js';
 import type { SupervisorClock } from '../options.js';
 import { type CacheHint, ListHints, ListTimers } from '../runtime/list-hints.js';
 import type { SupervisorEvent } from '../types.js';
-import { FleetPrompts } from './catalog.js';
+import { PromptCatalog } from './catalog.js';
 import { type CompleteResult, type CompletionRef, completeOn } from './complete.js';
 import { isLogLevel, type LogLevel, type SetLevelOutcome } from './log-level.js';
 
@@ -38,8 +38,8 @@ export interface GetPromptResult {
  * Prompts, completion and logging across the fleet, beside the tools: what each ready server offers, routed by
  * explicit maps, with every failure a coded outcome. The facade forwards its events and connection events here.
  */
-export class FleetSurface {
-  readonly prompts: FleetPrompts;
+export class FleetPrompts {
+  readonly catalog: PromptCatalog;
   private readonly ready = new Set<string>();
   private level: LogLevel | undefined;
   /** Each server's latest `prompts/list` cache hint (MCP 2026-07-28), and the re-list its ttl asks for. */
@@ -61,7 +61,7 @@ export class FleetSurface {
   ) {
     this.ttl = new ListTimers(clock);
     const held = new HeldNotices((e) => emit({ ...e, at: now() }));
-    this.prompts = new FleetPrompts(
+    this.catalog = new PromptCatalog(
       [...servers.keys()],
       separator,
       (c) => emit({ type: 'prompts', ...c, at: now() }),
@@ -76,7 +76,7 @@ export class FleetSurface {
     if (to !== 'ready') {
       if (to === 'wedged') return;
       this.ready.delete(server);
-      this.prompts.drop(server);
+      this.catalog.drop(server);
       this.ttl.clear(server);
       this.promptHints.set(server, 0, undefined);
       return;
@@ -120,7 +120,7 @@ export class FleetSurface {
 
   /** Lists a server's prompts and keeps the list for its ttl: when that runs out, the same spawn is listed again. */
   private relistPrompts(server: string, conn: McpConnection): void {
-    void this.prompts.refresh(server, conn, this.timeout(server)).then((listed) => {
+    void this.catalog.refresh(server, conn, this.timeout(server)).then((listed) => {
       if (listed === false || this.connection(server) !== conn || !this.ready.has(server)) return;
       this.promptHints.set(server, 0, listed.hint);
       this.ttl.arm(server, listed.hint, () => {
@@ -131,7 +131,7 @@ export class FleetSurface {
 
   /** How long the fleet's prompt list may be kept: over the servers that list prompts (see `ListHints.fleet`). */
   promptsCacheHint(): CacheHint | undefined {
-    const listing = [...this.servers.keys()].filter((id) => this.prompts.has(id));
+    const listing = [...this.servers.keys()].filter((id) => this.catalog.has(id));
     return listing.length === 0 ? undefined : this.promptHints.fleet(listing);
   }
 
@@ -146,7 +146,7 @@ export class FleetSurface {
   }
 
   listPrompts(): ExposedPrompt[] {
-    return this.prompts.list();
+    return this.catalog.list();
   }
 
   async getPrompt(
@@ -159,7 +159,7 @@ export class FleetSurface {
     if (args !== undefined && !isStringRecord(args)) {
       return surfaceFailure('INVALID_CALL', 'invalid prompt arguments: expected an object of strings');
     }
-    const prompt = typeof name === 'string' ? this.prompts.get(name) : undefined;
+    const prompt = typeof name === 'string' ? this.catalog.get(name) : undefined;
     if (!prompt) return surfaceFailure('UNKNOWN_PROMPT', `unknown prompt '${String(name)}'`);
     const conn = this.connection(prompt.server);
     if (!conn)
@@ -221,7 +221,7 @@ export class FleetSurface {
       const conn = this.connection(id);
       return conn ? [{ id, conn, timeoutMs: this.timeout(id) }] : [];
     });
-    return completeOn(ready, (n) => this.prompts.get(n), ref, argument, context);
+    return completeOn(ready, (n) => this.catalog.get(n), ref, argument, context);
   }
 
   /** Sends `logging/setLevel` to every ready server that declares logging; remembered for servers that start later. */

@@ -2,7 +2,7 @@ import type { ConfigDiff } from '../../config/config-diff.js';
 import type { ServerConfig, SupervisorConfig } from '../../config/types.js';
 import type { SupervisorMachineEvent } from '../../machines/supervisor.machine.js';
 import type { FleetTools } from '../calls/tool-table.js';
-import type { FleetPrompts } from '../prompts/catalog.js';
+import type { PromptCatalog } from '../prompts/catalog.js';
 import type { FleetResources } from '../resources/resources.js';
 import type { ServerWatch } from '../runtime/watch.js';
 import type { FleetTasks } from '../tasks/tasks.js';
@@ -18,10 +18,10 @@ export interface ReloadParts {
   tell(event: SupervisorMachineEvent): void;
   watch: ServerWatch;
   tools: FleetTools;
-  prompts: FleetPrompts;
+  prompts: PromptCatalog;
   resources: FleetResources;
   tasks: FleetTasks;
-  /** The facade's server map, shared with the surface and calls: updated in place. */
+  /** The facade's server map, shared with prompts, resources, tasks and calls: updated in place. */
   servers: Map<string, ServerConfig>;
   config(): SupervisorConfig;
   setConfig(config: SupervisorConfig): void;

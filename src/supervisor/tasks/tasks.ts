@@ -78,7 +78,7 @@ export class FleetTasks {
       capabilities,
     );
     if (!out.ok) return out;
-    if (conn.era === 'modern') return this.createdModern(conn, server, out.result, binding);
+    if (conn.era === 'modern') return this.created2026(conn, server, out.result, binding);
     const task = out.result.task;
     if (!isRecord(task) || typeof task.taskId !== 'string') {
       return surfaceFailure(
@@ -95,7 +95,7 @@ export class FleetTasks {
    * A 2026 server's answer to a call that may make a task: a flat `resultType: "task"` one is remembered under the
    * fleet's id; any other (a result, an `input_required` round) is the server's to give as it is, capped.
    */
-  private createdModern(
+  private created2026(
     conn: McpConnection,
     server: string,
     result: Record<string, unknown>,

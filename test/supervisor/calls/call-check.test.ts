@@ -1,21 +1,21 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveGroups } from '../../../src/process/ledger.js';
-import { checkCallInput, MAX_TIMEOUT_MS } from '../../../src/supervisor/calls/call-check.js';
+import { checkCall, MAX_TIMEOUT_MS } from '../../../src/supervisor/calls/call-check.js';
 import type { Supervisor } from '../../../src/supervisor/supervisor.js';
 import { fixtureServer, fleetConfig, fleets } from '../fleet.js';
 
-describe('checkCallInput', () => {
+describe('checkCall', () => {
   it('takes null arguments and options as none, and clamps a timeout past what a timer can hold', () => {
-    expect(checkCallInput('a.b', null, null)).toEqual({ ok: true, name: 'a.b', args: undefined, opts: {} });
+    expect(checkCall('a.b', null, null)).toEqual({ ok: true, name: 'a.b', args: undefined, opts: {} });
     const signal = new AbortController().signal;
-    expect(checkCallInput('a.b', {}, { timeoutMs: 1e300, scopes: ['x'], signal })).toEqual({
+    expect(checkCall('a.b', {}, { timeoutMs: 1e300, scopes: ['x'], signal })).toEqual({
       ok: true,
       name: 'a.b',
       args: {},
       opts: { timeoutMs: MAX_TIMEOUT_MS, scopes: ['x'], signal },
     });
-    expect(checkCallInput('a.b', undefined, { timeoutMs: 0.2 })).toMatchObject({ opts: { timeoutMs: 1 } });
+    expect(checkCall('a.b', undefined, { timeoutMs: 0.2 })).toMatchObject({ opts: { timeoutMs: 1 } });
   });
 
   it('refuses every malformed part with an ERROR: naming it', () => {
@@ -41,7 +41,7 @@ describe('checkCallInput', () => {
       ['a.b', {}, { pollTaskQuestions: 'yes' }, 'pollTaskQuestions must be a boolean'],
     ];
     for (const [name, args, opts, why] of cases) {
-      expect(checkCallInput(name, args, opts)).toEqual({
+      expect(checkCall(name, args, opts)).toEqual({
         ok: false,
         code: 'INVALID_CALL',
         message: `invalid call: ${why}`,

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION_META as VERSION_KEY } from './request-meta.js';
  * about — so the server (or anything in between) can route it without reading the body. They are taken from the
  * body the transport posts, which carries them in its `_meta` envelope; a 2025 body gets none.
  */
-export function modernHeaders(init: RequestInit | undefined): { headers?: Headers } {
+export function headers2026(init: RequestInit | undefined): { headers?: Headers } {
   const body = init?.body;
   if (init?.method !== 'POST' || typeof body !== 'string' || !body.includes(VERSION_KEY)) return {};
   let message: {
