@@ -26,12 +26,10 @@ import { withProtocolVersion } from './runtime/identity.js';
 import { ListHints } from './runtime/list-hints.js';
 import { createFleetActor } from './runtime/root-actor.js';
 import { ServerWatch } from './runtime/watch.js';
+import { DOWN } from './server-state.js';
 import { holdTaskQuestions, type TaskInputs } from './tasks/inputs.js';
 import type { FleetTasks } from './tasks/tasks.js';
 import type { SupervisorEvent } from './types.js';
-
-/** States a server rests in until something tells it otherwise. */
-export const DOWN = new Set(['failed', 'untrusted', 'stopped']);
 
 /** What the parts ask of the supervisor that holds them. */
 export interface FleetHost {

@@ -1,6 +1,13 @@
-import type { SupervisorConfig } from '../config/types.js';
-import type { FleetParts } from './parts.js';
+import type { ServerConfig, SupervisorConfig } from '../config/types.js';
+import type { SupervisorMachineEvent } from '../machines/supervisor.machine.js';
 import type { ControlOutcome, SupervisorEvent } from './types.js';
+
+/** What a server's control is sent through. */
+export interface ControlDeps {
+  tell: (event: SupervisorMachineEvent) => void;
+  servers: ReadonlyMap<string, ServerConfig>;
+  now: () => number;
+}
 
 /** Where the fleet stands when one server is told to restart, stop or start. */
 export interface ControlState {
@@ -18,7 +25,7 @@ export interface ControlCommand {
 
 /** Sends one server's RESTART, STOP or START, or says with a code why it was not sent. */
 export function controlServer(
-  parts: Pick<FleetParts, 'tell' | 'servers' | 'now'>,
+  parts: ControlDeps,
   at: ControlState,
   emit: (event: SupervisorEvent) => void,
   { verb, id, type }: ControlCommand,

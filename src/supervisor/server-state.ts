@@ -9,3 +9,6 @@ export type ServerState =
   | 'failed'
   | 'stopped'
   | 'untrusted';
+
+/** The states a server rests in once it went down: nothing runs, and nothing restarts it on its own. */
+export const DOWN: ReadonlySet<string> = new Set<ServerState>(['failed', 'untrusted', 'stopped']);

@@ -1,8 +1,17 @@
 import type { SupervisorConfig } from '../config/types.js';
+import type { SupervisorActorRef, SupervisorMachineEvent } from '../machines/supervisor.machine.js';
 import { persistLedger, reapOrphans } from '../process/state-dir.js';
 import type { SupervisorOptions } from './options.js';
-import type { FleetParts } from './parts.js';
+import type { ServerWatch } from './runtime/watch.js';
 import type { SupervisorEvent } from './types.js';
+
+/** What starting the fleet runs on: its actor, what watches its states, and the instance's owner tag. */
+export interface StartDeps {
+  actor: SupervisorActorRef;
+  tell: (event: SupervisorMachineEvent) => void;
+  watch: ServerWatch;
+  owner: string;
+}
 
 const SETTLED = new Set(['ready', 'failed', 'untrusted', 'stopped']);
 
@@ -11,7 +20,7 @@ const SETTLED = new Set(['ready', 'failed', 'untrusted', 'stopped']);
  * undefined when there is no ledger.
  */
 export function runFleet(
-  parts: Pick<FleetParts, 'actor' | 'watch' | 'owner'>,
+  parts: Omit<StartDeps, 'tell'>,
   options: Pick<SupervisorOptions, 'stateDir' | 'logger'>,
   emit: (event: SupervisorEvent) => void,
 ): (() => void) | undefined {
@@ -24,7 +33,7 @@ export function runFleet(
 
 /** Starts every server and resolves once each enabled one is ready, failed, untrusted or stopped. */
 export async function settleFleet(
-  parts: Pick<FleetParts, 'tell' | 'watch'>,
+  parts: Pick<StartDeps, 'tell' | 'watch'>,
   config: SupervisorConfig,
 ): Promise<void> {
   parts.tell({ type: 'START_ALL' });

@@ -1,11 +1,24 @@
 import type { ServerConfig } from '../config/types.js';
-import type { FleetParts } from './parts.js';
+import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
+import type { ContainmentKind } from '../process/containment.js';
+import type { FleetTools } from './calls/tool-table.js';
+import type { Connections } from './runtime/connections.js';
 import { identityRow } from './runtime/identity.js';
+import type { ServerWatch } from './runtime/watch.js';
 import type { ServerStatus } from './types.js';
+
+/** What a status row is read from. */
+export interface StatusDeps {
+  actor: SupervisorActorRef;
+  watch: ServerWatch;
+  tools: FleetTools;
+  connections: Connections;
+  containment: ContainmentKind;
+}
 
 /** One row per configured server; restarts are read from the actor once it runs. */
 export function statusRows(
-  parts: Pick<FleetParts, 'actor' | 'watch' | 'tools' | 'connections' | 'containment'>,
+  parts: StatusDeps,
   servers: readonly ServerConfig[],
   started: boolean,
 ): ServerStatus[] {

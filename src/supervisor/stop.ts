@@ -1,13 +1,34 @@
 import type { SupervisorConfig } from '../config/types.js';
-import { DOWN, type FleetParts } from './parts.js';
+import type { SupervisorActorRef, SupervisorMachineEvent } from '../machines/supervisor.machine.js';
+import type { TrustGate } from '../trust/trust-gate.js';
+import type { FramePool } from '../workers/frame-pool.js';
+import type { LifecycleSpans } from './observe/lifecycle-spans.js';
+import type { FleetPrompts } from './prompts/prompts.js';
+import type { FleetResources } from './resources/resources.js';
+import type { Connections } from './runtime/connections.js';
+import type { ServerWatch } from './runtime/watch.js';
+import { DOWN } from './server-state.js';
 import { stopInReverse } from './stop-order.js';
+
+/** Everything a stop lets go of. */
+export interface StopDeps {
+  actor: SupervisorActorRef;
+  tell: (event: SupervisorMachineEvent) => void;
+  watch: ServerWatch;
+  connections: Connections;
+  trust: Pick<TrustGate, 'close'>;
+  resources: Pick<FleetResources, 'close'>;
+  prompts: Pick<FleetPrompts, 'close'>;
+  lifecycle: Pick<LifecycleSpans, 'close'>;
+  pool: Pick<FramePool, 'close'>;
+}
 
 /**
  * Stops a fleet's servers in reverse order, then the actor, every connection and the pool; a fleet never started
  * only lets go of what it holds.
  */
 export async function stopFleet(
-  parts: FleetParts,
+  parts: StopDeps,
   config: SupervisorConfig,
   started: boolean,
   stdinGraceMs: number | undefined,

@@ -23,13 +23,13 @@ import { inputRounds } from '../input-required/rounds-loop.js';
 import { InputRoutes } from '../input-required/routes.js';
 import type { Connections } from '../runtime/connections.js';
 import type { ServerWatch } from '../runtime/watch.js';
+import { DOWN } from '../server-state.js';
 import { type FleetTasks, TASKS_EXTENSION } from '../tasks/tasks.js';
 import type { ExposedTool } from '../types.js';
 import { type CheckedCall, checkCall, clampTimeout } from './call-check.js';
 import { progressOf } from './progress.js';
 import type { FleetTools } from './tool-table.js';
 
-const DOWN = new Set(['failed', 'untrusted', 'stopped']);
 const readyOrDown = (s: string) => s === 'ready' || DOWN.has(s);
 
 export interface FleetCallsDeps {

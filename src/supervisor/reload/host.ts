@@ -5,12 +5,12 @@ import type { FleetTools } from '../calls/tool-table.js';
 import type { PromptCatalog } from '../prompts/catalog.js';
 import type { FleetResources } from '../resources/resources.js';
 import type { ServerWatch } from '../runtime/watch.js';
+import { DOWN } from '../server-state.js';
 import type { FleetTasks } from '../tasks/tasks.js';
 import type { ServerState } from '../types.js';
 import type { ReloadHost } from './reloader.js';
 
-const DOWN = new Set<ServerState>(['failed', 'untrusted', 'stopped']);
-const SETTLED = new Set<ServerState>(['ready', ...DOWN]);
+const SETTLED: ReadonlySet<string> = new Set(['ready', ...DOWN]);
 
 /** The facade's parts a reload moves: the root actor and everything that keeps a list of the servers. */
 export interface ReloadParts {

@@ -4,6 +4,7 @@ import { assertLaunchValues } from '../../config/launch-values.js';
 import type { ServerConfig, SupervisorConfig } from '../../config/types.js';
 import type { LocatedProblem } from '../../registry/located-yaml.js';
 import type { ServerState } from '../server-state.js';
+import { DOWN } from '../server-state.js';
 
 /** What a reload did to one server. */
 export type ReloadAction = 'unchanged' | 'restarted' | 'stopped' | 'started' | 'untrusted' | 'disabled';
@@ -110,8 +111,6 @@ export class Reloader {
     return { ok: true, servers, applied: diff.applied, needsRestart: diff.needsRestart };
   }
 }
-
-const DOWN = new Set<ServerState>(['stopped', 'failed', 'untrusted']);
 
 function actionOf(
   change: ConfigDiff['servers'][number]['change'],
