@@ -1,3 +1,4 @@
+import { type CallClock, holdOpen, REAL_CLOCK } from '../protocol/call-clock.js';
 import type { ServerStatus } from '../supervisor/types.js';
 import { renderStatusTable } from './status-table.js';
 
@@ -11,6 +12,8 @@ export interface LiveTableOptions {
   /** Colour the state column (default: unless `NO_COLOR` is set). */
   colour?: boolean;
   now?: () => number;
+  /** What redraws are timed on; the real clock unless a test drives one. */
+  clock?: CallClock;
 }
 
 const ESC = '\x1b[';
@@ -24,8 +27,10 @@ export class LiveTable {
   private readonly recentLines: string[] = [];
   private drawn = 0;
   private lastDraw = 0;
-  private pending: NodeJS.Timeout | undefined;
-  private ticker: NodeJS.Timeout | undefined;
+  private pending: unknown;
+  private ticker: unknown;
+  private readonly clock: CallClock;
+  private readonly tickMs: number;
   private suspended = 0;
   private stopped = false;
   private readonly throttleMs: number;
@@ -41,12 +46,23 @@ export class LiveTable {
   ) {
     this.throttleMs = opts.throttleMs ?? 200;
     this.recentMax = opts.recent ?? 5;
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? REAL_CLOCK;
+    this.now = opts.now ?? (() => this.clock.now());
+    this.tickMs = opts.tickMs ?? 1000;
     this.colour = opts.colour ?? !process.env['NO_COLOR'];
     this.stream.write(`${ESC}?25l`);
     process.once('exit', this.restoreCursor);
-    this.ticker = setInterval(() => this.invalidate(), opts.tickMs ?? 1000);
-    this.ticker.unref();
+    this.tick();
+  }
+
+  /** Redraws every `tickMs` even without events, so uptimes advance; never holds the process open. */
+  private tick(): void {
+    if (this.stopped) return;
+    this.ticker = this.clock.setTimeout(() => {
+      this.invalidate();
+      this.tick();
+    }, this.tickMs);
+    holdOpen(this.ticker, false);
   }
 
   /** Lines shown above the table (title, UI address). */
@@ -64,19 +80,19 @@ export class LiveTable {
 
   /** Asks for a redraw; coalesced so the screen changes at most once per throttle interval. */
   invalidate(): void {
-    if (this.stopped || this.suspended > 0 || this.pending) return;
+    if (this.stopped || this.suspended > 0 || this.pending !== undefined) return;
     const wait = Math.max(0, this.lastDraw + this.throttleMs - this.now());
-    this.pending = setTimeout(() => {
+    this.pending = this.clock.setTimeout(() => {
       this.pending = undefined;
       this.draw();
     }, wait);
-    this.pending.unref();
+    holdOpen(this.pending, false);
   }
 
   /** Stops drawing (for a prompt); the next `resume()` draws afresh below whatever the prompt printed. */
   suspend(): void {
     this.suspended++;
-    if (this.pending) clearTimeout(this.pending);
+    if (this.pending !== undefined) this.clock.clearTimeout(this.pending);
     this.pending = undefined;
     this.drawn = 0;
     this.stream.write(`${ESC}?25h`);
@@ -96,8 +112,8 @@ export class LiveTable {
     if (this.stopped) return;
     if (this.suspended === 0) this.draw();
     this.stopped = true;
-    if (this.pending) clearTimeout(this.pending);
-    if (this.ticker) clearInterval(this.ticker);
+    if (this.pending !== undefined) this.clock.clearTimeout(this.pending);
+    if (this.ticker !== undefined) this.clock.clearTimeout(this.ticker);
     this.restoreCursor();
     process.off('exit', this.restoreCursor);
   }

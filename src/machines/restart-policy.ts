@@ -55,8 +55,8 @@ export class RestartPolicyError extends Error {
   }
 }
 
-/** The delay in ms before the n-th restart since the last reset (n < 1 counts as 1), jittered, never over max. */
-export function restartDelay(n: number, backoff: BackoffConfig, random: () => number = Math.random): number {
+/** The delay in ms before the n-th restart since the last reset (n < 1 counts as 1), jittered by `random` (a uniform draw the runtime made: the machines draw nothing), never over max. */
+export function restartDelay(n: number, backoff: BackoffConfig, random: () => number): number {
   const max = nonNegative(backoff.maxMs);
   const initial = nonNegative(backoff.initialMs);
   // A backoff never shrinks: a multiplier under 1 (or not a number) behaves as 1.

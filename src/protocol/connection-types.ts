@@ -2,6 +2,7 @@ import type { MessageCut } from '../framing/stream-decoder.js';
 import type { ContainmentKind } from '../process/containment.js';
 import type { ExitInfo } from '../process/server-process.js';
 import type { FramePool } from '../workers/frame-pool.js';
+import type { CallClock } from './call-clock.js';
 import type { Era, ProtocolSetting } from './era.js';
 import type { ProgressRequest, ResultMode } from './pending-requests.js';
 import type { Forward } from './server-requests.js';
@@ -39,6 +40,8 @@ export interface ConnectionOptions {
   requestRate?: { perSecond: number; burst: number };
   /** The clock, in ms, the request rate runs on (default `performance.now`). */
   now?: () => number;
+  /** What the requests' deadlines run on (default the real clock; a test may drive one). */
+  clock?: CallClock | undefined;
   onEvent?: (event: ConnectionEvent) => void;
 }
 

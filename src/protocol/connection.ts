@@ -52,6 +52,7 @@ export class McpConnection {
     this.pending = new PendingRequests(
       (m) => this.write(m),
       () => queueFullError(this.opts.serverId, this.link.outgoing),
+      opts.clock,
     );
     this.serverRequests = new ServerRequestHandler(
       opts.roots,

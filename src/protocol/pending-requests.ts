@@ -2,6 +2,7 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../framing/json-rpc.js';
 import type { ResultRequest } from '../framing/stream-decoder.js';
 import type { ResultFailure } from '../framing/tool-result.js';
+import { type CallClock, holdOpen, REAL_CLOCK } from './call-clock.js';
 import { RemoteError, SupervisorError } from './errors.js';
 import type { WriteOutcome } from './outgoing-queue.js';
 
@@ -19,7 +20,7 @@ interface Pending {
   method: string;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
-  /** When the request times out (Date.now ms); +Infinity when it has no timeout. */
+  /** When the request times out (on the clock, ms); +Infinity when it has no timeout. */
   deadline: number;
   /** The deadline is the progress bound (`maxTotalMs`), not `timeoutMs` of silence: it words the timeout. */
   hard: boolean;
@@ -62,7 +63,7 @@ export class PendingRequests {
    * unref'd (it holds no process open): one call at a time then neither clears nor re-creates it, and when it
    * fires with nothing due it simply lapses.
    */
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
   private timerAt = Number.POSITIVE_INFINITY;
   private timerHeld = false;
   private timed = 0;
@@ -72,6 +73,8 @@ export class PendingRequests {
     private readonly write: (m: JsonRpcMessage) => WriteOutcome,
     /** The error a request gets when the server's queue is full. */
     private readonly queueFull: () => Error = () => new SupervisorError('QUEUE_FULL', 'outgoing queue full'),
+    /** What deadlines run on; the real clock unless a test drives one. */
+    private readonly clock: CallClock = REAL_CLOCK,
   ) {}
 
   get size(): number {
@@ -100,7 +103,7 @@ export class PendingRequests {
         return;
       }
       const timed = opts.timeoutMs > 0 && Number.isFinite(opts.timeoutMs);
-      const now = timed ? Date.now() : 0;
+      const now = timed ? this.clock.now() : 0;
       const entry: Pending = {
         method,
         resolve,
@@ -115,7 +118,7 @@ export class PendingRequests {
         onAbort: undefined,
         onTimeout,
         progress,
-        hardEnd: progress ? Date.now() + progress.maxTotalMs : Number.POSITIVE_INFINITY,
+        hardEnd: progress ? this.clock.now() + progress.maxTotalMs : Number.POSITIVE_INFINITY,
       };
       if (signal) {
         entry.onAbort = () =>
@@ -178,14 +181,14 @@ export class PendingRequests {
   private schedule(deadline: number): void {
     if (this.timer !== undefined) {
       if (!this.timerHeld) {
-        this.timer.ref();
+        holdOpen(this.timer, true);
         this.timerHeld = true;
       }
       if (this.timerAt <= deadline) return;
-      clearTimeout(this.timer);
+      this.clock.clearTimeout(this.timer);
     }
     this.timerAt = deadline;
-    this.timer = setTimeout(this.sweepNow, Math.max(0, deadline - Date.now()));
+    this.timer = this.clock.setTimeout(this.sweepNow, Math.max(0, deadline - this.clock.now()));
     this.timerHeld = true;
   }
 
@@ -193,7 +196,7 @@ export class PendingRequests {
   private sweep(): void {
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
-    const now = Date.now();
+    const now = this.clock.now();
     const due: Array<[JsonRpcId, Pending]> = [];
     let next = Number.POSITIVE_INFINITY;
     for (const [id, p] of this.map) {
@@ -237,7 +240,7 @@ export class PendingRequests {
   /** Progress restarts the timeout: `timeoutMs` of silence from now, never past the hard end. */
   private rearm(p: Pending): void {
     if (p.deadline === Number.POSITIVE_INFINITY) return;
-    const now = Date.now();
+    const now = this.clock.now();
     const left = Math.max(1, p.hardEnd - now);
     p.hard = left <= p.timeoutMs;
     p.deadline = now + (p.hard ? left : p.timeoutMs);
@@ -298,7 +301,7 @@ export class PendingRequests {
   failAll(err: Error): void {
     for (const id of [...this.map.keys()]) this.take(id)?.reject(err);
     // the connection is over: nothing will be sent again, so the lapsing timer goes too
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
   }
@@ -308,7 +311,7 @@ export class PendingRequests {
     if (!p) return undefined;
     this.map.delete(id);
     if (p.deadline !== Number.POSITIVE_INFINITY && --this.timed === 0 && this.timer !== undefined) {
-      this.timer.unref();
+      holdOpen(this.timer, false);
       this.timerHeld = false;
     }
     if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);

@@ -139,6 +139,7 @@ export function buildFleetParts(
     connections,
     tasks,
     stopped: host.stopped,
+    now,
     scopes: options.scopes,
     onInputRequired: options.onInputRequired,
     inputCapabilities: options.inputCapabilities ?? { elicitation: {} },

@@ -56,6 +56,20 @@ describe('the source keeps the import rules', () => {
     expect(gatewayReach(imports, exported)).toEqual([]);
   });
 
+  it('the call path reads no wall clock and draws no random number: both are injected', () => {
+    const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+    const bullet = doc.split('\n- ').find((b) => b.startsWith('On the call path')) ?? '';
+    const places = [...(bullet.split(':')[0] ?? '').matchAll(/`(src\/[^`]+)`/g)].map((m) => m[1] as string);
+    expect(places).toContain('src/machines/');
+    const files = places.flatMap((p) => (p.endsWith('/') ? sourceFiles(root, p) : [p]));
+    const reads = files.flatMap((f) =>
+      stripComments(readFileSync(join(root, f), 'utf8'))
+        .split('\n')
+        .flatMap((line, i) => (/\b(Date\.now|Math\.random)\b/.test(line) ? [`${f}:${i + 1}`] : [])),
+    );
+    expect(reads).toEqual([]);
+  });
+
   it('nothing outside src/cli imports src/cli', () => {
     const intoCli = imports.filter(
       (i) => !i.file.startsWith('src/cli/') && /(^|\/)cli\//.test(i.specifier) && i.specifier.startsWith('.'),

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { createGateway, type HttpGateway, serveHttp } from '../../src/index.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 
@@ -67,5 +68,46 @@ describe('serveHttp', () => {
     await http.close();
     await http.close();
     await expect(fetch(health)).rejects.toThrow();
+  });
+});
+
+describe('serveHttp sessions on an injected clock', () => {
+  it('ends a session idle for sessionIdleMs of that clock: its id is then 404', async () => {
+    const clock = new SimulatedClock();
+    const { sup } = create(fleetConfig([fixtureServer('a')]));
+    const http = await serveHttp(sup, {
+      address: { host: '127.0.0.1', port: 0 },
+      jsonResponse: true,
+      sessionIdleMs: 60_000,
+      clock,
+    });
+    closers.push(() => http.close());
+    const post = (body: unknown, session?: string) =>
+      fetch(http.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(session ? { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-11-25' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    expect(init.status).toBe(200);
+    await init.json();
+    const session = init.headers.get('mcp-session-id') ?? '';
+    expect(session).not.toBe('');
+    const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+    const alive = await post(ping, session);
+    expect(alive.status).toBe(200);
+    await alive.json();
+    // The answer's response has closed: from now the session is idle. A minute of the clock, and it is gone.
+    clock.increment(60_000);
+    expect((await post(ping, session)).status).toBe(404);
   });
 });

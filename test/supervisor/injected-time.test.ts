@@ -38,3 +38,30 @@ describe('the runtime stamps exits from the clock and random source a host injec
     ]);
   });
 });
+
+describe('a call runs on the clock a host injects', () => {
+  it('times out when the clock passes its deadline, not when the wall clock does', async () => {
+    const clock = new SimulatedClock();
+    const { sup } = f.create(fleetConfig([fixtureServer('h')]), { clock });
+    await sup.start();
+    const started = performance.now();
+    let settled = false;
+    // A call to a ready server is written, and its deadline armed on the clock, before callToolOutcome returns.
+    const call = sup.callToolOutcome('h.hang', {}, { scopes: [], timeoutMs: 60_000 });
+    void call.then(() => {
+      settled = true;
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    clock.increment(59_999);
+    await turn();
+    expect(settled).toBe(false);
+    clock.increment(1);
+    expect(await call).toMatchObject({
+      ok: false,
+      code: 'TIMEOUT',
+      message: "tool 'h.hang' timed out after 60000 ms",
+    });
+    // Far under the minute the call was given: nothing waited for real time.
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+});

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallClock } from '../../protocol/call-clock.js';
 import { firstClientStart, resultCap, type ServeOptions } from '../create-gateway.js';
 import type { Fleet } from '../fleet.js';
 import { Gateway } from '../gateway.js';
@@ -31,6 +32,8 @@ export interface HttpServeOptions extends ServeOptions {
   sessionIdleMs?: number;
   /** Sessions open at once; default the config's `serve.maxSessions`, else 256. */
   maxSessions?: number;
+  /** What sessions' idle time is counted on; the real clock unless a test drives one. */
+  clock?: CallClock;
   /** A line for the host's log (sessions opened and closed). */
   onLog?: (message: string, fields: Record<string, string>) => void;
   /** More routes on the same port, behind the same Host check and tokens (the CLI's `/metrics`). */
@@ -87,6 +90,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     idleMs: opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
     maxSessions: opts.maxSessions ?? config.serve?.maxSessions ?? DEFAULT_MAX_SESSIONS,
     maxPerCaller: config.serve?.maxSessionsPerToken,
+    clock: opts.clock,
     gateway: (caller) => gatewayFor(caller, (server) => front.add(server)),
     onOpen: (session) =>
       log('session opened', {

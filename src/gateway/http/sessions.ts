@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { type CallClock, holdOpen, REAL_CLOCK } from '../../protocol/call-clock.js';
 import type { Gateway } from '../gateway.js';
 import type { Caller } from './auth.js';
 import { SessionEventStore } from './event-store.js';
@@ -45,6 +46,8 @@ export interface HttpSessionsOptions {
   /** Sessions one credential may hold at once (those being initialized count); past it its `initialize` gets 429. */
   maxPerCaller?: number | undefined;
   onOpen?: (session: HttpSession) => void;
+  /** What idle time is counted on; the real clock unless a test drives one. */
+  clock?: CallClock | undefined;
   /** After a session's Gateway closed. */
   onEnd?: (gateway: Gateway, session: HttpSession | undefined, why: SessionEnd) => void;
 }
@@ -61,13 +64,23 @@ export class HttpSessions {
   private opening = 0;
   /** The same, by credential. */
   private readonly openingBy = new Map<string | undefined, number>();
-  private readonly sweep: NodeJS.Timeout | undefined;
+  private sweep: unknown;
+  private readonly clock: CallClock;
 
   constructor(private readonly opts: HttpSessionsOptions) {
-    if (opts.idleMs > 0) {
-      this.sweep = setInterval(() => this.closeIdle(), Math.min(Math.max(opts.idleMs / 4, 50), 60_000));
-      this.sweep.unref();
-    }
+    this.clock = opts.clock ?? REAL_CLOCK;
+    this.armSweep();
+  }
+
+  /** The idle sweep, every quarter of the idle time (50 ms to a minute); it never holds the process open. */
+  private armSweep(): void {
+    if (this.opts.idleMs <= 0 || this.closed) return;
+    const every = Math.min(Math.max(this.opts.idleMs / 4, 50), 60_000);
+    this.sweep = this.clock.setTimeout(() => {
+      this.closeIdle();
+      this.armSweep();
+    }, every);
+    holdOpen(this.sweep, false);
   }
 
   get(id: string): HttpSession | undefined {
@@ -139,7 +152,15 @@ export class HttpSessions {
       eventStore: store,
       retryInterval: RETRY_MS,
       onsessioninitialized: (id) => {
-        session = { id, transport, gateway, callerId: caller?.id, open: 0, idleSince: Date.now(), store };
+        session = {
+          id,
+          transport,
+          gateway,
+          callerId: caller?.id,
+          open: 0,
+          idleSince: this.clock.now(),
+          store,
+        };
         unplace();
         this.live.set(id, session);
         this.track(session, res);
@@ -157,7 +178,7 @@ export class HttpSessions {
   /** Ends every session (their SSE streams close) and refuses new ones; idempotent. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.sweep) clearInterval(this.sweep);
+    if (this.sweep !== undefined) this.clock.clearTimeout(this.sweep);
     await Promise.all([...this.live.values()].map((s) => this.end(s.gateway, s, 'stopping')));
   }
 
@@ -198,13 +219,13 @@ export class HttpSessions {
     session.open += 1;
     res.once('close', () => {
       session.open -= 1;
-      if (session.open === 0) session.idleSince = Date.now();
+      if (session.open === 0) session.idleSince = this.clock.now();
     });
   }
 
   private closeIdle(): void {
     if (this.closed) return;
-    const now = Date.now();
+    const now = this.clock.now();
     for (const s of this.live.values())
       if (s.open === 0 && now - s.idleSince >= this.opts.idleMs) void this.end(s.gateway, s, 'idle');
   }

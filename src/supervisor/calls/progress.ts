@@ -9,9 +9,10 @@ export function progressOf(
   opts: CallOptions,
   timeoutMs: number,
   deadline: number,
+  now: number,
 ): Pick<SettledCall, 'onProgress' | 'maxTotalMs'> {
   if (!opts.onProgress) return {};
   const total = opts.maxTotalTimeoutMs ?? clampTimeout(timeoutMs * MAX_TOTAL_FACTOR);
   const started = deadline - timeoutMs;
-  return { onProgress: opts.onProgress, maxTotalMs: Math.max(1, total - (Date.now() - started)) };
+  return { onProgress: opts.onProgress, maxTotalMs: Math.max(1, total - (now - started)) };
 }

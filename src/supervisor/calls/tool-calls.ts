@@ -39,6 +39,8 @@ export interface FleetCallsDeps {
   connections: Connections;
   tasks: FleetTasks;
   stopped: () => boolean;
+  /** The time deadlines are counted in (the host's clock when it gave one). */
+  now: () => number;
   /** The host's `scopes` option. */
   scopes: 'checked' | 'unchecked' | undefined;
   /** The host's `onInputRequired` option: answers a server's `input_required` round. */
@@ -204,7 +206,7 @@ export class FleetCalls {
     if (opts.signal?.aborted)
       return callFailure('CANCELLED', `tool '${name}' cancelled by the caller`, where);
     const timeoutMs = opts.timeoutMs ?? clampTimeout(server.timeouts.callMs);
-    const deadline = Date.now() + timeoutMs;
+    const deadline = this.deps.now() + timeoutMs;
     if (this.deps.watch.stateOf(server.id) === 'ready')
       return this.target(input, server, where, timeoutMs, deadline, asTask, 'ready');
     return this.deps.watch
@@ -255,7 +257,7 @@ export class FleetCalls {
       }
     }
     const call: SettledCall = {
-      timeoutMs: Math.max(1, deadline - Date.now()),
+      timeoutMs: Math.max(1, deadline - this.deps.now()),
       budgetMs: timeoutMs,
       maxBytes: Math.min(server.maxResultBytes, opts.maxResultBytes ?? Number.POSITIVE_INFINITY),
       structuredRequired: tool.outputSchema !== undefined,
@@ -271,7 +273,7 @@ export class FleetCalls {
     if (opts.taskOwner !== undefined) call.taskOwner = opts.taskOwner;
     const declared = this.declaredInput(opts);
     if (declared) call.inputCapabilities = declared;
-    if (opts.onProgress) Object.assign(call, progressOf(opts, timeoutMs, deadline));
+    if (opts.onProgress) Object.assign(call, progressOf(opts, timeoutMs, deadline, this.deps.now()));
     return { ok: true, conn, tool, args: input.args, call };
   }
 }

@@ -4,6 +4,7 @@ import type { ServerConfig } from '../../config/types.js';
 import { METHOD_NOT_FOUND } from '../../framing/json-rpc.js';
 import type { HandshakeInput, PingerInput, VetToolsInput } from '../../machines/server.machine.js';
 import type { ContainmentKind } from '../../process/containment.js';
+import type { CallClock } from '../../protocol/call-clock.js';
 import type { McpConnection } from '../../protocol/connection.js';
 import type { ConnectionEvent } from '../../protocol/connection-types.js';
 import type { EraCache } from '../../protocol/era.js';
@@ -50,6 +51,8 @@ export interface RuntimeDeps {
   listHints?: ListHints | undefined;
   /** The host's clock, when it gave one: the ttl re-list runs on it. */
   clock?: SupervisorClock | undefined;
+  /** The same clock for the requests' deadlines on each connection, when the host gave one. */
+  callClock?: CallClock | undefined;
   /** A health check got no answer in time (counted by metrics, logged as a notice). */
   onHealthFail?: ((serverId: string, timeoutMs: number) => void) | undefined;
 }

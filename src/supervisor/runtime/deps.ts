@@ -5,6 +5,7 @@ import type { ListedTool } from '../../protocol/tool-calls.js';
 import type { ListingCut } from '../../protocol/tool-listing.js';
 import type { TrustGate } from '../../trust/trust-gate.js';
 import type { FramePool } from '../../workers/frame-pool.js';
+import { callClockOf } from '../clock.js';
 import type { SupervisorOptions } from '../options.js';
 import type { SupervisorEvent } from '../types.js';
 import type { RuntimeDeps } from './actors.js';
@@ -53,6 +54,7 @@ export function runtimeDeps(base: RuntimeBase, options: SupervisorOptions): Runt
     },
     listHints: base.listHints,
     clock: options.clock,
+    callClock: options.clock ? callClockOf(options.clock) : undefined,
     onListingCut: (id: string, cut: ListingCut, when: 'handshake' | 'relist') =>
       emit({ type: 'notice', server: id, ...listingNotice(cut, when), at: now() }),
     onToolsRefused: (id: string, names: readonly string[]) =>

@@ -68,6 +68,7 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
         requestRate: { perSecond: server.limits.requestRate, burst: server.limits.requestBurst },
         protocol: server.protocol,
         eraHint: eras?.get(eraKey(server)),
+        clock: deps.callClock,
         onEvent: (event) => {
           if (ended) return;
           if (event.type === 'call_ok') {
