@@ -91,4 +91,9 @@ export interface RequestOptions {
    * request): what the caller can answer if the server asks for input (elicitation, sampling, roots).
    */
   capabilities?: Record<string, unknown> | undefined;
+  /**
+   * Told, before the request settles, when its answer arrived cut to the caps (a list page over its cap): what
+   * was left out. A lister needs it, since such a page ends without its cursor.
+   */
+  onCut?: ((cut: MessageCut) => void) | undefined;
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
 import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../framing/json-rpc.js';
-import { type DecodedEvent, StreamDecoder } from '../framing/stream-decoder.js';
+import { type DecodedEvent, type MessageCut, StreamDecoder } from '../framing/stream-decoder.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import { StderrLines } from '../process/stderr-lines.js';
 import type {
@@ -272,13 +272,13 @@ export class McpConnection {
         return;
       case 'message':
         if (e.cut) this.emit({ type: 'message_cut', cut: e.cut });
-        this.onMessage(e.message);
+        this.onMessage(e.message, e.cut);
     }
   }
 
-  private onMessage(m: JsonRpcMessage): void {
+  private onMessage(m: JsonRpcMessage, cut?: MessageCut): void {
     if (isResponse(m)) {
-      if (m.id !== null) this.answered(this.pending.settle(m.id, m));
+      if (m.id !== null) this.answered(this.pending.settle(m.id, m, cut));
       return;
     }
     if (isRequest(m)) {

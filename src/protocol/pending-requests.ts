@@ -1,6 +1,6 @@
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../framing/json-rpc.js';
-import type { ResultRequest } from '../framing/stream-decoder.js';
+import type { MessageCut, ResultRequest } from '../framing/stream-decoder.js';
 import type { ResultFailure } from '../framing/tool-result.js';
 import { type CallClock, holdOpen, REAL_CLOCK } from './call-clock.js';
 import { RemoteError, SupervisorError } from './errors.js';
@@ -32,6 +32,7 @@ interface Pending {
   /** Set when the request asked for progress: told of each notification, which also restarts the timeout. */
   progress: ProgressRequest | undefined;
   hardEnd: number;
+  onCut: ((cut: MessageCut) => void) | undefined;
 }
 
 /** One `notifications/progress` of a request, without the token (which is ours, not the caller's). */
@@ -90,6 +91,7 @@ export class PendingRequests {
       signal?: AbortSignal | undefined;
       result?: ResultRequest | undefined;
       progress?: ProgressRequest | undefined;
+      onCut?: ((cut: MessageCut) => void) | undefined;
     },
     onTimeout: (method: string) => void,
   ): Promise<unknown> {
@@ -119,6 +121,7 @@ export class PendingRequests {
         onTimeout,
         progress,
         hardEnd: progress ? this.clock.now() + progress.maxTotalMs : Number.POSITIVE_INFINITY,
+        onCut: opts.onCut,
       };
       if (signal) {
         entry.onAbort = () =>
@@ -255,10 +258,11 @@ export class PendingRequests {
   // The settle methods return the method of the request the server answered (undefined for a late or unknown id):
   // an answer, whatever it says, shows the server is alive, which health wants to know.
 
-  /** Settles a request with a plain response; unknown ids are dropped. */
-  settle(id: JsonRpcId, response: JsonRpcResponse): string | undefined {
+  /** Settles a request with a plain response (`cut` when it arrived cut to the caps); unknown ids are dropped. */
+  settle(id: JsonRpcId, response: JsonRpcResponse, cut?: MessageCut): string | undefined {
     const p = this.take(id);
     if (!p) return undefined;
+    if (cut) p.onCut?.(cut);
     // JSON nested past MAX_JSON_DEPTH would throw wherever it is written out next (json-depth.ts). A tools/list
     // page is sorted tool by tool instead (tool-listing.ts), so one such tool does not cost the server the rest.
     if ('error' in response) {

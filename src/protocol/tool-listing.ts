@@ -1,4 +1,5 @@
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../framing/json-depth.js';
+import { LIST_PAGE_MAX_BYTES, type MessageCut } from '../framing/line-summary.js';
 import type { DiscoveredTool } from '../registry/server-tools.js';
 import type { McpConnection } from './connection.js';
 import { SupervisorError } from './errors.js';
@@ -10,12 +11,16 @@ export interface ListingBounds {
   maxPages: number;
 }
 
-/** Which bound a listing hit, with how far it got: data, rendered for people only at the edge. */
+/**
+ * Which bound a listing hit, with how far it got: data, rendered for people only at the edge. `page` is a page
+ * that arrived cut to the per-page cap (LIST_PAGE_MAX_BYTES of items): its cursor went with the tools past the
+ * cap, so the listing ends there, short of its end.
+ */
 export interface ListingCut {
-  bound: 'bytes' | 'pages' | 'time';
-  /** The bound's value: bytes, pages or ms. */
+  bound: 'bytes' | 'pages' | 'time' | 'page';
+  /** The bound's value: bytes, pages or ms; for `page`, the per-page cap in bytes. */
   limit: number;
-  /** Whole pages taken, and their bytes as JSON. */
+  /** Pages taken (whole ones, and for `page` the cut one too), and their bytes as JSON. */
   pages: number;
   bytes: number;
 }
@@ -60,8 +65,9 @@ export function mergeHint(hint: CacheHint | undefined, page: Page): CacheHint | 
 
 /**
  * Lists tools following `nextCursor`, within `bounds`. A listing that would pass a bound stops before the page
- * that passes it (bytes) or at the bound (pages, time) and says so in `cut`; the caller decides whether a cut
- * listing is used. Rejects with a SupervisorError/RemoteError for a broken answer or a dead server.
+ * that passes it (bytes), at the bound (pages, time), or after a page that arrived cut to its cap (page: what the
+ * page kept is taken), and says so in `cut`; the caller decides whether a cut listing is used. Rejects with a
+ * SupervisorError/RemoteError for a broken answer or a dead server.
  */
 export async function listTools(conn: McpConnection, bounds: ListingBounds): Promise<Listing> {
   const tools: DiscoveredTool[] = [];
@@ -84,9 +90,13 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
     const left = Math.ceil(deadline - performance.now());
     if (left <= 0) return cut('time', bounds.timeoutMs);
     let result: Page | null;
+    const arrived: { cut?: MessageCut } = {};
     try {
       result = (await conn.request('tools/list', cursor === undefined ? {} : { cursor }, {
         timeoutMs: left,
+        onCut: (c) => {
+          arrived.cut = c;
+        },
       })) as Page | null;
     } catch (err) {
       // A page that timed out only because the listing's time ran out is the time bound, not a broken server.
@@ -116,6 +126,8 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
       if (typeof t === 'object' && t !== null && typeof (t as DiscoveredTool).name === 'string')
         tools.push(t as DiscoveredTool);
     }
+    if (endsShort(arrived.cut))
+      return done({ cut: { bound: 'page', limit: LIST_PAGE_MAX_BYTES, pages: pages + 1, bytes } });
     if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return done({});
     // A server that hands back a cursor it already gave would page forever.
     if (seen.has(result.nextCursor))
@@ -125,13 +137,22 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
   }
 }
 
+/** Whether a page that arrived cut to its caps lost tools or its cursor: either way the listing ends short. */
+function endsShort(cut: MessageCut | undefined): boolean {
+  return cut?.kind === 'list' && (cut.kept < cut.total || cut.dropped.includes('nextCursor'));
+}
+
 const MiB = 1024 * 1024;
+
+const bytesOf = (n: number) => (n % MiB === 0 ? `${n / MiB} MiB` : `${n} bytes`);
 
 /** The sentence a notice carries for a cut listing. */
 export function describeCut(cut: ListingCut): string {
+  if (cut.bound === 'page')
+    return `tools/list stopped at page ${cut.pages}, cut to the page cap of ${bytesOf(cut.limit)}`;
   const what =
     cut.bound === 'bytes'
-      ? `its bound of ${cut.limit % MiB === 0 ? `${cut.limit / MiB} MiB` : `${cut.limit} bytes`}`
+      ? `its bound of ${bytesOf(cut.limit)}`
       : cut.bound === 'pages'
         ? `its bound of ${cut.limit} pages`
         : `the call timeout of ${cut.limit} ms`;

@@ -1,19 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAllTools } from '../../src/protocol/tool-calls.js';
 import { describeCut, listTools } from '../../src/protocol/tool-listing.js';
+import { FramePool } from '../../src/workers/frame-pool.js';
 import { fixtureConnections } from '../supervisor/helpers.js';
 
 const MiB = 1024 * 1024;
 const fx = fixtureConnections();
+const pools: FramePool[] = [];
 afterEach(async () => {
   await fx.reap();
+  await Promise.all(pools.splice(0).map((p) => p.close()));
   fx.events.length = 0;
 });
 
 const wide = { timeoutMs: 10_000, maxBytes: 64 * MiB, maxPages: 1000 };
 
-async function endless(pageBytes: number) {
-  const conn = fx.open(['--endless-list', String(pageBytes), '--endless-from-start']);
+async function endless(pageBytes: number, pool?: FramePool) {
+  const conn = fx.open(['--endless-list', String(pageBytes), '--endless-from-start'], pool ? { pool } : {});
   await conn.initialize();
   return conn;
 }
@@ -55,6 +58,20 @@ describe('listTools bounds', () => {
     expect(listing.cut!.pages).toBeGreaterThan(1);
     expect(ms).toBeGreaterThanOrEqual(299);
     expect(ms).toBeLessThan(2000);
+  });
+
+  it('stops at a page that arrived cut to the per-page cap, keeping what the page kept', async () => {
+    // Large lines are cut to their caps on the worker pool, as the supervisor's connections have them read.
+    const pool = new FramePool({ maxThreads: 1 });
+    pools.push(pool);
+    const conn = await endless(2 * MiB, pool);
+    const listing = await listTools(conn, wide);
+    expect(listing.cut).toMatchObject({ bound: 'page', limit: MiB, pages: 1 });
+    expect(listing.tools.length).toBeGreaterThan(500);
+    expect(listing.tools.length).toBeLessThan(2048);
+    expect(listing.cut!.bytes).toBeLessThanOrEqual(MiB);
+    expect(describeCut(listing.cut!)).toBe('tools/list stopped at page 1, cut to the page cap of 1 MiB');
+    await expect(listAllTools(conn, 10_000)).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
   });
 
   it('listAllTools, all or nothing, rejects a cut listing', async () => {

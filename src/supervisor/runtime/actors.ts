@@ -83,7 +83,7 @@ export function handshakeActor(
     if (!init.capabilities.tools) return { tools: [] };
     try {
       const listing = await listTools(conn, listingBounds(server, server.timeouts.startupMs));
-      // There is no last good list yet: the server starts with the whole pages seen, and the cut is reported.
+      // There is no last good list yet: the server starts with the pages taken, and the cut is reported.
       if (listing.cut) deps.onListingCut(server.id, listing.cut, 'handshake');
       if (listing.refused) deps.onToolsRefused(server.id, listing.refused);
       deps.listHints?.set(server.id, input.generation, listing.hint);
