@@ -38,7 +38,13 @@ export type { CacheHint } from './supervisor/runtime/list-hints.js';
 export type { InputOptions, PromptInputOptions } from './supervisor/input-required/host-input.js';
 export type { ServerIdentity } from './supervisor/runtime/identity.js';
 // What servers may ask of the client side (sampling, elicitation, roots), for the servers allowed to (docs/security.md).
-export type { ClientHandler, ClientHandlers, Root, ServerRequest } from './supervisor/runtime/client-side.js';
+export type {
+  ClientHandler,
+  ClientHandlers,
+  Root,
+  RootsRequest,
+  ServerRequest,
+} from './supervisor/runtime/client-side.js';
 // Every call's outcome as data: the text, or a failure with a string code (docs/outcomes.md).
 export {
   type CallErrorCode,

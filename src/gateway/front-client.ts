@@ -23,16 +23,20 @@ export function answerThroughFrontClient(server: Server, sup: Fleet): void {
   sup.answerServerRequests(handlers);
 }
 
-/** What `server`'s client can answer, as it declared in its `initialize` (call once that is known). */
-export function frontClientHandlers(server: Server): ClientHandlers {
+/**
+ * What `server`'s client can answer, as it declared in its `initialize` (call once that is known); each request put
+ * to it travels with the client's request `relatedRequestId` when given (over HTTP, on that request's stream).
+ */
+export function frontClientHandlers(server: Server, relatedRequestId?: string | number): ClientHandlers {
   const caps = server.getClientCapabilities() ?? {};
   const handlers: ClientHandlers = {};
+  const related = relatedRequestId !== undefined ? { relatedRequestId } : {};
   if (caps.sampling) {
     handlers.sampling = (r) =>
       server.request(
         { method: 'sampling/createMessage', params: r.params as CreateMessageRequest['params'] },
         ResultSchema,
-        { signal: r.signal, timeout: FORWARD_TIMEOUT_MS },
+        { signal: r.signal, timeout: FORWARD_TIMEOUT_MS, ...related },
       );
   }
   if (caps.elicitation) {
@@ -40,9 +44,9 @@ export function frontClientHandlers(server: Server): ClientHandlers {
       server.request(
         { method: 'elicitation/create', params: r.params as ElicitRequest['params'] },
         ResultSchema,
-        { signal: r.signal, timeout: FORWARD_TIMEOUT_MS },
+        { signal: r.signal, timeout: FORWARD_TIMEOUT_MS, ...related },
       );
   }
-  if (caps.roots) handlers.roots = async () => (await server.listRoots()).roots;
+  if (caps.roots) handlers.roots = async () => (await server.listRoots(undefined, related)).roots;
   return handlers;
 }

@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type InitializeResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ExposedTool } from '../supervisor/types.js';
+import { type CallerRef, callerKey } from './caller-key.js';
 import { gatewayCapabilities } from './capabilities.js';
 import type { Envelope } from './era.js';
 import { answerDiscover, EraTransport } from './era-2026.js';
@@ -48,6 +49,11 @@ export interface GatewayOptions {
    * reaches, lists and hears of no other's. None for a client without one (stdio, `serve --http` without auth).
    */
   taskOwner?: string;
+  /**
+   * Who this client is, to name on each of its calls (`CallOptions.caller`, with the request's id): a server's
+   * request made meanwhile is put to this client alone. Unset for `serve` on stdio, which has one client.
+   */
+  caller?: Omit<CallerRef, 'requestId'>;
 }
 
 /**
@@ -157,6 +163,7 @@ export class Gateway {
       }
       const opts = {
         ...frontCallOptions(request.params),
+        ...this.callerOf(extra.requestId),
         signal: extra.signal,
         scopes,
         ...progress,
@@ -173,6 +180,11 @@ export class Gateway {
     this.unsubscribe = sup.subscribe((e) => {
       if (e.type === 'tools' || e.type === 'state') this.schedule();
     });
+  }
+
+  /** The caller a call of request `requestId` names, when this client has one. */
+  private callerOf(requestId: string | number): { caller?: string } {
+    return this.opts.caller ? { caller: callerKey({ ...this.opts.caller, requestId }) } : {};
   }
 
   /** A 2025 client's request, for answering its input rounds through that client. */

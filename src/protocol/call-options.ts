@@ -51,6 +51,12 @@ export interface CallOptions {
    * `listTasks`), and only its status is told to them.
    */
   taskOwner?: string | undefined;
+  /**
+   * Who the call is made for, as the host names its clients (a gateway's session): a server's own requests
+   * (sampling, elicitation, roots) while the call is in flight are handed to the host's handlers with it
+   * (`ServerRequest.callers`), so they can be put to that client and to no other.
+   */
+  caller?: string | undefined;
 }
 
 /** The `_meta` keys MCP reserves for W3C Trace Context and Baggage; each a header value as the W3C formats say. */

@@ -96,4 +96,6 @@ export interface RequestOptions {
    * was left out. A lister needs it, since such a page ends without its cursor.
    */
   onCut?: ((cut: MessageCut) => void) | undefined;
+  /** Who the request is made for (see `CallOptions.caller`): the server's requests meanwhile are told of it. */
+  caller?: string | undefined;
 }

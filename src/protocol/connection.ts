@@ -66,6 +66,7 @@ export class McpConnection {
       },
     );
     this.serverRequests.forward = opts.forward;
+    this.serverRequests.callers = () => this.pending.callers();
     const link = this.link;
     this.decoder = new StreamDecoder({
       pool: opts.pool,

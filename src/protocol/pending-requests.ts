@@ -32,6 +32,8 @@ interface Pending {
   /** Set when the request asked for progress: told of each notification, which also restarts the timeout. */
   progress: ProgressRequest | undefined;
   hardEnd: number;
+  /** Who the request is made for, if the caller said (a gateway's session). */
+  caller: string | undefined;
   onCut: ((cut: MessageCut) => void) | undefined;
 }
 
@@ -82,6 +84,13 @@ export class PendingRequests {
     return this.map.size;
   }
 
+  /** Who the requests waiting now are made for (those that said): whom a server's request now may concern. */
+  callers(): Set<string> {
+    const out = new Set<string>();
+    for (const p of this.map.values()) if (p.caller !== undefined) out.add(p.caller);
+    return out;
+  }
+
   /** Sends a request; the promise settles exactly once (answer, timeout, abort, exit, write failure). */
   send(
     method: string,
@@ -92,6 +101,7 @@ export class PendingRequests {
       result?: ResultRequest | undefined;
       progress?: ProgressRequest | undefined;
       onCut?: ((cut: MessageCut) => void) | undefined;
+      caller?: string | undefined;
     },
     onTimeout: (method: string) => void,
   ): Promise<unknown> {
@@ -122,6 +132,7 @@ export class PendingRequests {
         progress,
         hardEnd: progress ? this.clock.now() + progress.maxTotalMs : Number.POSITIVE_INFINITY,
         onCut: opts.onCut,
+        caller: opts.caller,
       };
       if (signal) {
         entry.onAbort = () =>

@@ -17,11 +17,14 @@ export type ForwardAnswer =
 /**
  * Hands a server→client request to whoever answers it for the host (a handler, a gateway's client), or says
  * it is not answered here (undefined: refused). The signal aborts when the server cancels or goes away.
+ * `callers` are who the requests we have in flight to that server are made for (`CallOptions.caller`): the
+ * server asks on behalf of one of them, never of anyone else.
  */
 export type Forward = (
   method: string,
   params: unknown,
   signal: AbortSignal,
+  callers: ReadonlySet<string>,
 ) => Promise<ForwardAnswer> | undefined;
 
 /** How many forwarded requests of one server may wait for an answer at once; more get an error at once. */
@@ -52,6 +55,8 @@ export class ServerRequestHandler {
   private closed = false;
   /** Set by the owner: requests the host answers instead of refusing them. */
   forward: Forward | undefined;
+  /** Set by the owner: who the requests in flight to the server are made for, when it asks. */
+  callers: () => ReadonlySet<string> = () => new Set();
 
   constructor(
     private readonly roots: readonly string[] | undefined,
@@ -129,7 +134,7 @@ export class ServerRequestHandler {
   private forwarded(req: JsonRpcRequest): boolean {
     const key = JSON.stringify(req.id);
     const controller = new AbortController();
-    const answer = this.forward?.(req.method, req.params, controller.signal);
+    const answer = this.forward?.(req.method, req.params, controller.signal, this.callers());
     if (!answer) return false;
     if (this.waiting.size >= MAX_FORWARDED || this.waiting.has(key)) {
       controller.abort();

@@ -124,6 +124,7 @@ function request(
     result: { mode, maxBytes: opts.maxBytes, structuredRequired: opts.structuredRequired === true },
   };
   if (opts.inputCapabilities) req.capabilities = opts.inputCapabilities;
+  if (opts.caller !== undefined) req.caller = opts.caller;
   if (opts.onProgress) {
     req.progress = {
       onProgress: opts.onProgress,

@@ -1,34 +1,52 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientHandlers } from '../../supervisor/runtime/client-side.js';
+import type {
+  ClientHandlers,
+  Root,
+  RootsRequest,
+  ServerRequest,
+} from '../../supervisor/runtime/client-side.js';
 import type { Fleet } from '../fleet.js';
 import { frontClientHandlers } from '../front-client.js';
+import { type AskKind, answeringSession, type FrontSession, type Unrouted } from './answering-session.js';
 
-type Kind = keyof ClientHandlers;
-const KINDS: readonly Kind[] = ['sampling', 'elicitation', 'roots'];
+const KINDS: readonly AskKind[] = ['sampling', 'elicitation', 'roots'];
+
+/** What the server that asked is told when no client may answer; data beside the words. */
+const UNROUTED_WORDS: Record<Unrouted, string> = {
+  SEVERAL_CALLERS: 'calls of more than one credential are in flight to this server, so none of them is asked',
+  CALLER_CANNOT_ANSWER: 'the client whose call this serves did not declare it can answer this',
+  NO_CALLER: 'it was asked outside any call, and the clients that could answer hold different credentials',
+};
 
 /**
  * Who answers the servers' sampling, elicitation and roots requests when many clients share the fleet over
- * HTTP: for each kind, the session that initialized most recently among those that declared it. When that session
- * ends, the one before it takes over; with none left, the servers' requests of that kind are refused.
+ * HTTP: the client of the call the server is serving, on that call's stream — never a client of another
+ * credential (docs/security.md, "Server requests"). Each session's capabilities are known once it initialized.
  */
 export class FrontClients {
-  private readonly sessions: Array<{ server: Server; handlers: ClientHandlers }> = [];
+  private readonly sessions: Array<FrontSession & { server: Server }> = [];
   private rootsFrom: Server | undefined;
 
-  constructor(private readonly sup: Fleet) {}
+  constructor(private readonly sup: Fleet) {
+    sup.answerServerRequests({
+      sampling: (r) => this.ask('sampling', r),
+      elicitation: (r) => this.ask('elicitation', r),
+      roots: (r) => this.ask('roots', r) as Promise<readonly Root[]>,
+    });
+  }
 
-  /** A session whose client just initialized (its capabilities are known). */
-  add(server: Server): void {
-    const handlers = frontClientHandlers(server);
-    this.sessions.push({ server, handlers });
-    if (handlers.roots) {
+  /** A session whose client just initialized (its capabilities are known), opened with `principal`'s credential. */
+  add(server: Server, key: string, principal: string | null): void {
+    const declared = new Set(KINDS.filter((k) => frontClientHandlers(server)[k] !== undefined));
+    this.sessions.push({ server, key, principal, declared });
+    if (declared.has('roots')) {
       // Only the session whose roots the servers see may tell them its roots changed.
       server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
         if (this.rootsFrom === server) this.sup.rootsChanged();
       });
     }
-    this.apply();
+    this.rootsMoved();
   }
 
   /** A session that ended; idempotent. */
@@ -36,22 +54,29 @@ export class FrontClients {
     const i = this.sessions.findIndex((s) => s.server === server);
     if (i < 0) return;
     this.sessions.splice(i, 1);
-    this.apply();
+    this.rootsMoved();
   }
 
-  private apply(): void {
-    const merged: ClientHandlers = {};
-    const from: Partial<Record<Kind, Server>> = {};
-    for (const kind of KINDS) {
-      const owner = this.sessions.findLast((s) => s.handlers[kind] !== undefined);
-      if (!owner) continue;
-      (merged as Record<Kind, unknown>)[kind] = owner.handlers[kind];
-      from[kind] = owner.server;
+  private ask(kind: AskKind, request: RootsRequest | ServerRequest): Promise<unknown> {
+    const pick = answeringSession(this.sessions, kind, request.callers);
+    if (!pick.ok) {
+      const err = new Error(
+        `no client answers ${kind} for server '${request.server}': ${UNROUTED_WORDS[pick.why]}`,
+      );
+      return Promise.reject(Object.assign(err, { code: -32601, data: { code: pick.why } }));
     }
-    this.sup.answerServerRequests(merged);
-    const rootsMoved = from.roots !== this.rootsFrom;
-    this.rootsFrom = from.roots;
-    // Another client's roots (or none) now answer: the servers that asked before must ask again.
-    if (rootsMoved) this.sup.rootsChanged();
+    const { server } = this.sessions.find((s) => s === pick.session) as { server: Server };
+    const handlers = frontClientHandlers(server, pick.relatedRequestId);
+    if (kind === 'roots')
+      return Promise.resolve((handlers.roots as NonNullable<ClientHandlers['roots']>)(request));
+    return (handlers[kind] as NonNullable<ClientHandlers['sampling']>)(request as ServerRequest);
+  }
+
+  // A server that asked for roots before may now get another client's (or none): it must ask again.
+  private rootsMoved(): void {
+    const from = this.sessions.findLast((s) => s.declared.has('roots'))?.server;
+    if (from === this.rootsFrom) return;
+    this.rootsFrom = from;
+    this.sup.rootsChanged();
   }
 }

@@ -72,8 +72,14 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
   const { config } = fleet;
   const front = new FrontClients(fleet);
   const { started, begin } = firstClientStart(fleet);
-  const gatewayFor = (caller: Caller | undefined, frontClient: (server: McpServer) => void) =>
-    new Gateway(fleet, started, {
+  let made = 0;
+  // Every call a Gateway makes names its caller: the credential, the session (a 2026 request has none) and the
+  // client's request, so a server's request made meanwhile goes to that client alone (front-clients.ts).
+  const gatewayFor = (caller: Caller | undefined, session: boolean) => {
+    made += 1;
+    const key = `g${made}`;
+    const principal = caller?.id ?? null;
+    return new Gateway(fleet, started, {
       name: opts.name ?? 'mcp-supervisor',
       version: opts.version ?? '0.0.0',
       scopes: caller ? caller.scopes : (opts.scopes ?? []),
@@ -82,8 +88,12 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
       maxResultBytes: resultCap(fleet, opts.maxResultBytes),
       ...(opts.onWarn ? { onWarn: opts.onWarn } : {}),
       onClient: begin,
-      frontClient,
+      caller: { principal, session: session ? key : null },
+      frontClient: (server: McpServer) => {
+        if (session) front.add(server, key, principal);
+      },
     });
+  };
   const log = opts.onLog ?? (() => {});
   const sessions = new HttpSessions({
     jsonResponse: Boolean(opts.jsonResponse),
@@ -91,7 +101,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     maxSessions: opts.maxSessions ?? config.serve?.maxSessions ?? DEFAULT_MAX_SESSIONS,
     maxPerCaller: config.serve?.maxSessionsPerToken,
     clock: opts.clock,
-    gateway: (caller) => gatewayFor(caller, (server) => front.add(server)),
+    gateway: (caller) => gatewayFor(caller, true),
     onOpen: (session) =>
       log('session opened', {
         session: session.id,
@@ -106,7 +116,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
   const modern = new StatelessRequests({
     jsonResponse: Boolean(opts.jsonResponse),
     inputSchemaOf: (tool) => fleet.getTool(tool)?.inputSchema,
-    gateway: (caller) => gatewayFor(caller, () => {}),
+    gateway: (caller) => gatewayFor(caller, false),
   });
 
   let stopping = false;

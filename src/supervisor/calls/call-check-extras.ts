@@ -7,11 +7,15 @@ import type { CallOptions, InputRetry, TraceContext } from '../../protocol/call-
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 
 /**
- * Copies `trace`, `retry`, `passInputRequired`, `inputCapabilities`, `pollTaskQuestions` and `taskOwner` into
+ * Copies `trace`, `retry`, `passInputRequired`, `inputCapabilities`, `pollTaskQuestions`, `taskOwner` and `caller` into
  * `out`; returns why they are wrong, or undefined.
  */
 export function checkCallExtras(o: Record<string, unknown>, out: CallOptions): string | undefined {
-  const { trace, retry, passInputRequired, inputCapabilities, pollTaskQuestions, taskOwner } = o;
+  const { trace, retry, passInputRequired, inputCapabilities, pollTaskQuestions, taskOwner, caller } = o;
+  if (caller !== undefined) {
+    if (typeof caller !== 'string') return 'caller must be a string';
+    out.caller = caller;
+  }
   if (taskOwner !== undefined) {
     if (typeof taskOwner !== 'string') return 'taskOwner must be a string';
     out.taskOwner = taskOwner;

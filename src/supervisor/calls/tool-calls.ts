@@ -271,6 +271,7 @@ export class FleetCalls {
     if (opts.passInputRequired) call.passInputRequired = true;
     if (opts.pollTaskQuestions) call.pollTaskQuestions = true;
     if (opts.taskOwner !== undefined) call.taskOwner = opts.taskOwner;
+    if (opts.caller !== undefined) call.caller = opts.caller;
     const declared = this.declaredInput(opts);
     if (declared) call.inputCapabilities = declared;
     if (opts.onProgress) Object.assign(call, progressOf(opts, timeoutMs, deadline, this.deps.now()));

@@ -10,6 +10,11 @@ export interface ServerRequest {
   params: unknown;
   /** Aborts when the server cancels the request, goes away, or waited too long. */
   signal: AbortSignal;
+  /**
+   * Who the requests in flight to that server are made for (`CallOptions.caller`), when it asked: it asks on
+   * behalf of one of them. Empty when no call that named a caller was in flight.
+   */
+  callers: readonly string[];
 }
 
 /** Resolves the MCP result to send back; a rejection is sent as an error (its `code`, if it has an integer one). */
@@ -21,14 +26,17 @@ export interface Root {
   name?: string | undefined;
 }
 
+/** A server's `roots/list`: the server that asked, and who its requests in flight are made for. */
+export type RootsRequest = Pick<ServerRequest, 'server' | 'callers'>;
+
 /** Who answers what servers ask of the client, for the servers allowed to ask. */
 export interface ClientHandlers {
   /** `sampling/createMessage`, for servers with `allow: [sampling]`. */
   sampling?: ClientHandler | undefined;
   /** `elicitation/create`, for servers with `allow: [elicitation]`. */
   elicitation?: ClientHandler | undefined;
-  /** `roots/list`, for servers with `roots: client`. */
-  roots?: (() => readonly Root[] | Promise<readonly Root[]>) | undefined;
+  /** `roots/list`, for servers with `roots: client`; told who asked and for whom, as the others are. */
+  roots?: ((request: RootsRequest) => readonly Root[] | Promise<readonly Root[]>) | undefined;
 }
 
 const METHODS = {
@@ -82,20 +90,21 @@ export class ClientSide {
 
   /** Answers `server`'s requests with the handlers it is allowed; undefined means refused. */
   forwarder(server: ServerConfig): Forward {
-    return (method, params, signal) => {
+    return (method, params, signal, inFlight) => {
+      const callers = [...inFlight];
       if (method === 'roots/list') {
         if (server.roots !== 'client') return undefined;
         const held = this.taskQuestion?.(server.id, method, params, signal);
         if (held) return held;
         const roots = this.handlers.roots;
-        return roots ? answer(async () => ({ roots: [...(await roots())] })) : undefined;
+        return roots ? answer(async () => ({ roots: [...(await roots({ server: server.id, callers }))] })) : undefined;
       }
       const kind = METHODS[method as keyof typeof METHODS];
       if (!kind || !(server.allow ?? []).includes(kind)) return undefined;
       const held = this.taskQuestion?.(server.id, method, params, signal);
       if (held) return held;
       const handler = this.handlers[kind];
-      return handler ? answer(() => handler({ server: server.id, method, params, signal })) : undefined;
+      return handler ? answer(() => handler({ server: server.id, method, params, signal, callers })) : undefined;
     };
   }
 }
