@@ -151,6 +151,12 @@ export { describeSpawnError, type SpawnError } from './process/preflight.js';
 export type { LinkError } from './process/server-process.js';
 export type { LinkKind } from './protocol/server-link.js';
 export { installReapHooks, liveGroups, reapAll } from './process/ledger.js';
+// A state directory another user can write is refused (createSupervisor with `stateDir`, openControl).
+export {
+  StateDirUnsafeError,
+  type StateDirUnsafeReason,
+  secureStateDir,
+} from './process/state-dir-safety.js';
 
 // Control from another terminal: the control socket, its protocol and handlers, each server's kept logs.
 export { type Control, type OpenControlOptions, openControl } from './control/open-control.js';

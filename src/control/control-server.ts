@@ -1,5 +1,6 @@
-import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { StateDirUnsafeError, secureStateDir } from '../process/state-dir-safety.js';
 import {
   answerError,
   CONTROL_PROTOCOL_VERSION,
@@ -23,7 +24,7 @@ export type ControlHandler = (
 ) => ControlAnswer | FollowAnswer | Promise<ControlAnswer>;
 
 export interface ControlServerOptions {
-  /** The directory the socket goes in (created 0700 if missing). */
+  /** The directory the socket goes in (created 0700 if missing; refused when another user can write it). */
   dir: string;
   /** One handler per command name; a host adds its own (`reload`) beside the defaults. */
   handlers: Readonly<Record<string, ControlHandler>>;
@@ -56,8 +57,10 @@ export class ControlSocketError extends Error {
  */
 export async function openControlServer(opts: ControlServerOptions): Promise<ControlServer> {
   try {
-    mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+    secureStateDir(opts.dir);
   } catch (err) {
+    // Someone else could swap the socket for theirs: that is a refusal, not a failure to listen.
+    if (err instanceof StateDirUnsafeError) throw err;
     throw new ControlSocketError('LISTEN_FAILED', `cannot create ${opts.dir}: ${(err as Error).message}`);
   }
   const path = newSocketPath(opts.dir);
@@ -86,7 +89,7 @@ export async function openControlServer(opts: ControlServerOptions): Promise<Con
   server.maxConnections = 64;
   await listen(server, path);
   try {
-    // The directory is 0700 already; this keeps the socket private even in a directory a user opened up.
+    // The directory is private already; this keeps the socket private whatever the umask.
     chmodSync(path, 0o600);
   } catch (err) {
     server.close();

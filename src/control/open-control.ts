@@ -1,4 +1,5 @@
 import type { ServerLogsConfig } from '../config/types.js';
+import { refuseUnsafeStateDir } from '../process/state-dir-safety.js';
 import { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { type ControlHandler, type ControlServer, openControlServer } from './control-server.js';
@@ -23,9 +24,11 @@ export interface Control extends ControlServer {
 
 /**
  * Opens a supervisor to other terminals: keeps each server's logs (the config's `supervisor.logs`) and listens on
- * a control socket in the state directory. Open it before `start()` so the first lines are kept.
+ * a control socket in the state directory. Open it before `start()` so the first lines are kept. A state
+ * directory another user can write is refused (StateDirUnsafeError) before anything is written there.
  */
 export async function openControl(sup: Supervisor, opts: OpenControlOptions): Promise<Control> {
+  refuseUnsafeStateDir(opts.dir);
   const logsConfig: ServerLogsConfig = sup.config.supervisor.logs ?? { ring: 1024 * 1024 };
   const logs = new ServerLogs(sup, logsConfig, opts.dir, opts.warn);
   const info: InstanceInfo = {

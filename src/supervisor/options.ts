@@ -29,6 +29,8 @@ export interface SupervisorOptions {
   /**
    * A directory where the process-group ledger is kept on disk: a host killed with SIGKILL cannot reap its children,
    * so the next supervisor started with the same directory reaps whatever is still alive (pid reuse checked).
+   * Created 0700 when missing; one that another user can write (it or its `logs/`) makes the constructor throw
+   * `StateDirUnsafeError` (code `STATE_DIR_UNSAFE`).
    */
   stateDir?: string;
   /**

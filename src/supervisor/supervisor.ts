@@ -2,6 +2,7 @@ import { assertLaunchValues } from '../config/launch-values.js';
 import type { SupervisorConfig } from '../config/types.js';
 import type { SupervisorActorRef } from '../machines/supervisor.machine.js';
 import type { ContainmentKind } from '../process/containment.js';
+import { refuseUnsafeStateDir } from '../process/state-dir-safety.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import {
   type CallDecode,
@@ -50,6 +51,8 @@ export class Supervisor extends BesideTools {
     this.current = config;
     // A config built in code skipped the loader's checks; what spawn would throw on is refused here instead.
     assertLaunchValues(config);
+    // Before anything is written there: another user who can write it could plant links where we write.
+    if (options.stateDir) refuseUnsafeStateDir(options.stateDir);
     this.parts = buildFleetParts(config, options, {
       tell: (event) => {
         this.actor.send(event);
