@@ -72,12 +72,13 @@ export class ServerLogs {
     return () => set.delete(listener);
   }
 
-  /** Stops listening; idempotent. Followers are dropped (their owner ends their streams). */
+  /** Stops listening and closes the log files; idempotent. Followers are dropped (their owner ends their streams). */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
     this.followers.clear();
+    for (const ring of this.rings.values()) ring.file?.close();
   }
 
   private add(server: string, entry: LogEntry): void {

@@ -2,25 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LogEntry, type LogSource, ServerLogs } from '../../../src/supervisor/observe/server-logs.js';
-import type { SupervisorEvent } from '../../../src/supervisor/types.js';
-
-/** The supervisor's event stream, driven by hand: the ring only ever sees these events. */
-function source() {
-  const listeners = new Set<(e: SupervisorEvent) => void>();
-  const src: LogSource = {
-    subscribe: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-  };
-  const emit = (e: SupervisorEvent) => {
-    for (const l of listeners) l(e);
-  };
-  const line = (server: string, text: string, at = 1) =>
-    emit({ type: 'stderr', server, line: text, dropped: 0, at });
-  return { src, emit, line, listeners };
-}
+import { type LogEntry, ServerLogs } from '../../../src/supervisor/observe/server-logs.js';
+import { logSource as source } from './log-source.js';
 
 const dirs: string[] = [];
 afterEach(() => {
