@@ -2,8 +2,10 @@ import { resolve } from 'node:path';
 import { ControlSocketError } from '../control/control-server.js';
 import { openControl } from '../control/open-control.js';
 import { reloadHandler } from '../control/reload-handler.js';
+import { StateDirUnsafeError } from '../process/state-dir-safety.js';
 import type { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { CliError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import type { FleetReload } from './fleet-reload.js';
 import type { Reporter } from './reporter.js';
@@ -15,6 +17,7 @@ export type CloseControl = (() => Promise<void>) & { logs?: ServerLogs };
 /**
  * Opens the control socket of `run` and `serve` in the state directory; resolves its close function. A socket
  * that cannot be opened is a warning, not a failure: the fleet runs, only without control from other terminals.
+ * A state directory another user can write is a failure (`state_dir_unsafe`).
  */
 export async function openFleetControl(
   sup: Supervisor,
@@ -36,6 +39,7 @@ export async function openFleetControl(
     reporter.log('info', 'control socket open', { socket: control.path });
     return Object.assign(() => control.close(), { logs: control.logs });
   } catch (err) {
+    if (err instanceof StateDirUnsafeError) throw new CliError('state_dir_unsafe', err.message);
     if (!(err instanceof ControlSocketError)) throw err;
     warn(`${err.message}; status, restart and logs from another terminal are unavailable`);
     return async () => {};

@@ -15,6 +15,7 @@ export type CliErrorCode =
   | 'trust_store'
   | 'escalated'
   | 'containment_unavailable'
+  | 'state_dir_unsafe'
   | 'no_tokens'
   | 'listen_failed'
   | 'not_running'

@@ -1,5 +1,6 @@
 import type { SupervisorConfig } from '../config/types.js';
 import { ContainmentUnavailableError } from '../process/containment.js';
+import { StateDirUnsafeError } from '../process/state-dir-safety.js';
 import { createSupervisor, type Supervisor, type SupervisorOptions } from '../supervisor/supervisor.js';
 import { type AskFn, createApprove } from './approval.js';
 import { CliError } from './errors.js';
@@ -42,9 +43,11 @@ export function openFleet(
       ...(opts.declareTaskQuestions ? { declareTaskQuestions: true } : {}),
     });
   } catch (err) {
-    // A config that forces a containment this machine lacks: one line, as `check` reports it at its key.
+    // A config that forces a containment this machine lacks (one line, as `check` reports it at its key), or a
+    // state directory another user can write: refused, never run around.
     if (err instanceof ContainmentUnavailableError)
       throw new CliError('containment_unavailable', err.message);
+    if (err instanceof StateDirUnsafeError) throw new CliError('state_dir_unsafe', err.message);
     throw err;
   }
   sup.subscribe((e) => reporter.event(e));

@@ -61,7 +61,9 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
   const shutdown = (code: number) => {
     prompts.abort();
     stopping ??= (async () => {
-      reporter.log('info', 'stopping');
+      // A fleet that was refused before it existed has nothing to stop: its refusal stays the only line.
+      const fleetMade = sup !== undefined;
+      if (fleetMade) reporter.log('info', 'stopping');
       unwatch?.();
       await sup?.stop();
       stopped = true;
@@ -69,7 +71,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
       await ui?.close();
       await metrics?.close();
       stately?.stop();
-      reporter.log('info', 'stopped');
+      if (fleetMade) reporter.log('info', 'stopped');
       reporter.stop();
       release();
       finish(code);
