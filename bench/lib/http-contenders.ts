@@ -103,6 +103,7 @@ export async function startServeHttp(
     '--http',
     '127.0.0.1:0',
     '--trust-all',
+    '--no-auth',
     '--store',
     join(dir, 'trust.json'),
     '--state-dir',

@@ -65,6 +65,10 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     )
     .option('--json-response', 'with --http: answer each POST with one JSON body, not an SSE stream')
     .option(
+      '--no-auth',
+      'with --http on loopback and no serve.auth: serve without the per-run token (any local user could then call every tool as you)',
+    )
+    .option(
       '--session-idle <duration>',
       'with --http: close a session without a request or GET stream for this long (default 30m; 0 never)',
       parseIdle,

@@ -14,4 +14,9 @@ export interface ServeFlags extends FleetFlags {
   sessionIdle?: number;
   /** `--max-sessions`: with `--http`, how many sessions may be open at once; wins over `serve.maxSessions`. */
   maxSessions?: number;
+  /**
+   * `--no-auth` (commander sets `auth: false`): with `--http` on loopback and no `serve.auth`, serve without the
+   * per-run token.
+   */
+  auth?: boolean;
 }

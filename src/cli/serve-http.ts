@@ -11,8 +11,10 @@ import { configTokens, loadTokens } from './http-tokens.js';
 import { withMetrics } from './metrics-http.js';
 import { openFleet } from './open-fleet.js';
 import { lineReporter } from './reporter.js';
+import { makeRunToken, runTokenPath } from './run-token.js';
 import type { ServeFlags } from './serve-flags.js';
 import { handleShutdownSignals } from './shutdown.js';
+import { stateDirPath } from './store-path.js';
 
 /**
  * `serve --http`: the fleet over Streamable HTTP (src/gateway/http/), with what only the program has around it:
@@ -33,12 +35,26 @@ export async function serveHttpCommand(
       `refusing to serve on ${address.host}, which is not a loopback address, without serve.auth: ` +
         'anyone who reaches it could call every tool (add serve.auth tokens, or bind 127.0.0.1)',
     );
+  if (tokens && flags.auth === false)
+    throw usageError('--no-auth conflicts with serve.auth: remove one of them');
   const reporter = lineReporter(flags.logFormat);
   if (tokens && flags.scopes && flags.scopes.length > 0)
     reporter.log('warn', "--scopes is ignored over HTTP with serve.auth: each token's scopes apply");
+  if (flags.auth === false)
+    reporter.log(
+      'warn',
+      'serving without authentication (--no-auth): any local user can call every tool as you',
+    );
   // Many clients share the fleet over HTTP, and a 2026 one answers a task's questions by polling it: the servers
   // allowed to ask are told they may from the start, as a 2025 session's declaration would tell them.
   const sup = openFleet(config, flags, reporter, { declareTaskQuestions: true });
+  // (Once the fleet is made: it refuses a state directory others can write, before anything is put there.)
+  // Without serve.auth, a token for this run only, in a file only this user can read: any local user can reach
+  // loopback. --no-auth opts out, loudly.
+  const runToken =
+    tokens || flags.auth === false
+      ? undefined
+      : makeRunToken(stateDirPath(flags.stateDir), flags.scopes ?? []);
   const onWarn = (m: string) => reporter.log('warn', m);
 
   const tokensFile = config.serve?.auth?.tokensFile;
@@ -59,7 +75,7 @@ export async function serveHttpCommand(
     gateway = await serveHttp(sup, {
       address,
       version,
-      verifier: live ?? (tokens && tokenVerifier(tokens)),
+      verifier: live ?? (tokens && tokenVerifier(tokens)) ?? (runToken && tokenVerifier([runToken.entry])),
       ...(flags.scopes ? { scopes: flags.scopes } : {}),
       ...(flags.maxResultBytes !== undefined ? { maxResultBytes: flags.maxResultBytes } : {}),
       jsonResponse: Boolean(flags.jsonResponse),
@@ -71,6 +87,7 @@ export async function serveHttpCommand(
       wrap: (handler, checks) => withMetrics(handler, { metrics, ...checks, onWarn }),
     });
   } catch (err) {
+    runToken?.remove();
     if (err instanceof ListenError) throw new CliError('listen_failed', err.message);
     throw err;
   }
@@ -85,6 +102,10 @@ export async function serveHttpCommand(
   };
   const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve --http', reload);
   process.stderr.write(`listening on ${http.url}\n`);
+  if (runToken)
+    process.stderr.write(
+      `token in ${runTokenPath(stateDirPath(flags.stateDir))} (send it as Authorization: Bearer <token>)\n`,
+    );
 
   let finish: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
@@ -101,6 +122,7 @@ export async function serveHttpCommand(
       await sup.stop();
       await closeControl();
       await http.close();
+      runToken?.remove();
       reporter.log('info', 'stopped');
       finish(0);
     })();

@@ -20,6 +20,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   if (flags.jsonResponse) throw usageError('--json-response needs --http');
   if (flags.sessionIdle !== undefined) throw usageError('--session-idle needs --http');
   if (flags.maxSessions !== undefined) throw usageError('--max-sessions needs --http');
+  if (flags.auth === false) throw usageError('--no-auth needs --http');
   keepStdoutForProtocol();
   const config = await readConfigFile(configPath);
   checkServerIds(config, flags.trust, '--trust');

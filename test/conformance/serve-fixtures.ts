@@ -37,7 +37,7 @@ export async function serveConformance(
   });
   const config = join(dir, 'fleet.yaml');
   writeFileSync(config, `servers:\n${blocks.join('\n')}\n`);
-  const serve = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all']);
+  const serve = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all', '--no-auth']);
   await serve.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/m, 15_000);
   return { url: /^listening on (\S+)$/m.exec(serve.stderr())![1]!, serve };
 }

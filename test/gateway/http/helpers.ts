@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,7 +17,9 @@ export async function startHttpServe(
   args: string[] = [],
   env: NodeJS.ProcessEnv = {},
 ): Promise<HttpServe> {
-  const proc = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all', ...args], env);
+  // A config without serve.auth serves its tests' loopback clients without the per-run token.
+  const open = /\bauth:/.test(readFileSync(config, 'utf8')) ? [] : ['--no-auth'];
+  const proc = cli.spawnCli(['serve', config, '--http', '127.0.0.1:0', '--trust-all', ...open, ...args], env);
   await proc.waitFor(/^listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/m, 15_000);
   const line = /^listening on (\S+)$/m.exec(proc.stderr())?.[1] ?? '';
   return { proc, url: new URL(line) };
