@@ -193,25 +193,28 @@ describe('serve --http', () => {
     );
   }, 30_000);
 
-  it('answers servers’ sampling through the latest session that declared it, then the one before', async () => {
+  it('answers a server’s sampling through the session whose call it serves, whoever initialized last', async () => {
     const { client: later, transport } = await httpClient(serve.url, clients, {
       client: { capabilities: { sampling: {} } },
       before: (c) => c.setRequestHandler(CreateMessageRequestSchema, async () => replyFrom('later')),
     });
-    const sample = async () => text(await first.callTool({ name: 'fx.sample', arguments: {} }));
-    expect(await sample()).toContain('from later');
+    const sample = async (c: Client) => text(await c.callTool({ name: 'fx.sample', arguments: {} }));
+    expect(await sample(first)).toContain('from first');
+    expect(await sample(later)).toContain('from later');
     await transport.terminateSession();
     await later.close();
-    expect(await sample()).toContain('from first');
+    expect(await sample(first)).toContain('from first');
   }, 30_000);
 
-  it('the servers see the roots of the latest session that has them, and are told when that changes', async () => {
+  it('a server’s roots are those of the client whose call asks; the servers are told when roots come and go', async () => {
     const rootsChanged = () =>
       received(log).filter((m) => m.method === 'notifications/roots/list_changed').length;
-    const roots = async () => JSON.parse(text(await first.callTool({ name: 'fx.roots', arguments: {} })));
-    expect((await roots()).error?.code).toBe(-32601);
+    const roots = async (c: Client) =>
+      JSON.parse(text(await c.callTool({ name: 'fx.roots', arguments: {} })));
+    // The first session declared no roots: its calls get none, whoever else has some.
+    expect((await roots(first)).error?.code).toBe(-32601);
     const before = rootsChanged();
-    const { transport } = await httpClient(serve.url, clients, {
+    const { client: rooted, transport } = await httpClient(serve.url, clients, {
       client: { capabilities: { roots: { listChanged: true } } },
       before: (c) =>
         c.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///r1' }] })),
@@ -221,14 +224,18 @@ describe('serve --http', () => {
       10_000,
       'roots/list_changed on the handover',
     );
-    expect(await roots()).toEqual({ result: { roots: [{ uri: 'file:///r1' }] } });
+    expect(await roots(rooted)).toEqual({ result: { roots: [{ uri: 'file:///r1' }] } });
+    expect((await roots(first)).error).toMatchObject({
+      code: -32601,
+      data: { code: 'CALLER_CANNOT_ANSWER' },
+    });
     await transport.terminateSession();
     await until(
       () => (rootsChanged() > before + 1 ? true : undefined),
       10_000,
       'roots/list_changed at its end',
     );
-    expect((await roots()).error?.code).toBe(-32601);
+    expect((await roots(first)).error?.code).toBe(-32601);
   }, 30_000);
 
   it('refuses forged Host and Origin (403), unknown paths (404) and wrong methods (405)', async () => {
