@@ -27,17 +27,26 @@ class NotOurs extends Error {
   }
 }
 
+/** What waits for the next turn of the event loop before it is written at once. */
+const BATCH_BYTES = 64 * 1024;
+
 /**
  * One server's log as size-rotated files: `<id>.log`, then `<id>.log.1` … `<id>.log.<keep-1>` (oldest last).
- * Written synchronously through one descriptor so lines land in order; stderr lines arrive rate-limited, so the
- * writes stay small. Only regular files owned by us, with no other name, are written, renamed or removed: a
- * symlink or someone else's file at one of the names stops the files (one warning), and the ring keeps the lines.
+ * Lines are gathered and written synchronously through one descriptor, in order, once per turn of the event loop
+ * or every {@link BATCH_BYTES}: a server may write every stderr line it has as fast as it can, and a write per line
+ * would cost a system call each. Only regular files owned by us, with no other name, are written, renamed or
+ * removed: a symlink or someone else's file at one of the names stops the files (one warning), and the ring keeps
+ * the lines.
  */
 export class RotatingLog {
   private fd: number | undefined;
   private bytes = 0;
   private broken = false;
   private closed = false;
+  private pending: string[] = [];
+  private pendingSizes: number[] = [];
+  private pendingBytes = 0;
+  private scheduled: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly dir: string,
@@ -54,14 +63,47 @@ export class RotatingLog {
     if (this.broken || this.closed) return;
     const data = `${line}\n`;
     const n = Buffer.byteLength(data);
+    this.pending.push(data);
+    this.pendingSizes.push(n);
+    this.pendingBytes += n;
+    if (this.pendingBytes >= BATCH_BYTES) this.flush();
+    else
+      this.scheduled ??= setImmediate(() => {
+        if (!this.closed) this.flush();
+      });
+  }
+
+  /** Writes what waits, then closes the file and writes nothing more; idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    this.closeFd();
+  }
+
+  private flush(): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    const lines = this.pending;
+    const sizes = this.pendingSizes;
+    this.pending = [];
+    this.pendingSizes = [];
+    this.pendingBytes = 0;
+    if (this.broken || lines.length === 0) return;
+    let from = 0;
     try {
       this.fd ??= this.open();
-      if (this.bytes > 0 && this.bytes + n > this.size) {
-        this.rotate();
-        this.fd = this.open();
+      for (let i = 0; i < lines.length; i++) {
+        if (this.bytes > 0 && this.bytes + sizes[i]! > this.size) {
+          // What fits goes to the current file before it is rotated away.
+          this.append(this.fd, lines, from, i);
+          from = i;
+          this.rotate();
+          this.fd = this.open();
+        }
+        this.bytes += sizes[i]!;
       }
-      writeSync(this.fd, data);
-      this.bytes += n;
+      this.append(this.fd, lines, from, lines.length);
     } catch (err) {
       // A full disk, or a name that is not ours, must not take the fleet down: the ring still keeps the lines.
       this.broken = true;
@@ -72,10 +114,15 @@ export class RotatingLog {
     }
   }
 
-  /** Closes the file; idempotent. */
-  close(): void {
-    this.closed = true;
-    this.closeFd();
+  private append(fd: number, lines: string[], from: number, to: number): void {
+    if (to <= from) return;
+    const data = Buffer.from(lines.slice(from, to).join(''));
+    // A write may take less than it was given (a nearly full disk); what is left goes in the next.
+    for (let off = 0; off < data.length; ) {
+      const n = writeSync(fd, data, off);
+      if (n <= 0) throw new Error('the log file took no bytes');
+      off += n;
+    }
   }
 
   private open(): number {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LogEntry, ServerLogs } from '../../../src/supervisor/observe/server-logs.js';
+import { eventually } from '../fleet.js';
 import { logSource as source } from './log-source.js';
 
 const dirs: string[] = [];
@@ -64,5 +65,26 @@ describe('ServerLogs', () => {
       .trimEnd()
       .split('\n');
     expect(Number((JSON.parse(older[0]!) as { line: string }).line.split(' ')[0])).toBeGreaterThan(0);
+  });
+
+  it('writes a flood of lines to its file, every one in order, without waiting for close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sup-logs-'));
+    dirs.push(dir);
+    const s = source();
+    const logs = new ServerLogs(s.src, { ring: 4096, files: { keep: 2, size: 4 * 1024 * 1024 } }, dir);
+    // Past the batch size, so some of it is written at once and the rest on the next turn of the event loop.
+    for (let i = 0; i < 2000; i++) s.line('a', `${i} ${'z'.repeat(80)}`);
+    const file = join(dir, 'logs', 'a.log');
+    const read = () => {
+      try {
+        return readFileSync(file, 'utf8').trimEnd().split('\n');
+      } catch {
+        return [];
+      }
+    };
+    await eventually(() => read().length === 2000, 5000, 'the whole flood in the file');
+    const numbers = read().map((l) => Number((JSON.parse(l) as { line: string }).line.split(' ')[0]));
+    expect(numbers).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+    logs.close();
   });
 });
