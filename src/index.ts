@@ -178,7 +178,14 @@ export {
   CONTROL_PROTOCOL_VERSION,
   type InstanceInfo,
 } from './control/protocol.js';
-export { type LogEntry, type LogSource, ServerLogs } from './supervisor/observe/server-logs.js';
+export {
+  LOG_ENTRY_OVERHEAD_BYTES,
+  type LogEntry,
+  type LogSource,
+  logEntryBytes,
+  ServerLogs,
+} from './supervisor/observe/server-logs.js';
+export { type ServerStderrLine, STDERR_EVENT_RATE } from './supervisor/observe/stderr-events.js';
 export { type TreeUsage, treeUsage } from './process/tree-usage.js';
 
 // The live inspector page, for hosts that embed it; the machines it draws.

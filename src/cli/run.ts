@@ -165,6 +165,7 @@ async function startUi(
         subscribe: (l) => sup.subscribe(l),
         listTools: () => sup.listTools(),
         onCall: (l) => sup.onCall(l),
+        onStderr: (l) => sup.onStderr(l),
         phase,
         // The control socket's ring when it opened: the page shows the same tails as `logs`.
         ...(logs ? { logs } : {}),

@@ -1,5 +1,6 @@
 import type { CallRecord } from '../supervisor/calls/records.js';
 import { type LogEntry, ServerLogs } from '../supervisor/observe/server-logs.js';
+import type { ServerStderrLine } from '../supervisor/observe/stderr-events.js';
 import type { ExposedTool, SupervisorEvent } from '../supervisor/types.js';
 import { type PageEvent, pageEvent } from './page-data.js';
 
@@ -22,6 +23,8 @@ export interface DetailSource {
   onCall?(listener: (record: CallRecord) => void): () => void;
   /** The log ring to read tails from (the control socket's); without one the inspector keeps a small ring. */
   logs?: { entries(server: string): LogEntry[] };
+  /** Every stderr line (`Supervisor.onStderr`), for that small ring: without it the ring has only the rate-limited events. */
+  onStderr?(listener: (line: ServerStderrLine) => void): () => void;
 }
 
 const CALLS = 20;

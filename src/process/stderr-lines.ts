@@ -1,43 +1,17 @@
-import { TokenBucket } from './token-bucket.js';
-
-/** The longest stderr line passed on whole; the rest of a longer one is cut (the ring still keeps its bytes). */
+/** The longest stderr line passed on whole; the rest of a longer one is cut (the stderr ring still keeps its bytes). */
 export const STDERR_LINE_BYTES = 4096;
 
-export interface StderrLine {
-  line: string;
-  /** Lines dropped by the rate limit since the last line passed on. */
-  dropped: number;
-}
-
-export interface StderrLinesOptions {
-  /** Lines passed on per second, and the burst allowed (default 50/s, 200). */
-  perSecond?: number;
-  burst?: number;
-  now?: () => number;
-}
-
 /**
- * Splits a child's stderr into lines for listeners, bounded so that a flood cannot hurt the host: a line is cut
- * at {@link STDERR_LINE_BYTES}, a partial line waits only up to that size, and lines beyond the rate are counted,
- * not kept. The count rides on the next line passed on. The stderr ring is fed separately and keeps everything.
+ * Splits a child's stderr into lines, bounded so that a flood cannot hurt the host: a line is cut at
+ * {@link STDERR_LINE_BYTES} and a partial line waits only up to that size. Every line is passed on, so a store of
+ * lines can keep the newest; whoever tells listeners about them limits that rate on its own side.
  */
 export class StderrLines {
   private partial: Buffer[] = [];
   private partialBytes = 0;
   private cut = false;
-  private dropped = 0;
-  private readonly bucket: TokenBucket;
 
-  constructor(
-    private readonly onLine: (line: StderrLine) => void,
-    opts: StderrLinesOptions = {},
-  ) {
-    this.bucket = new TokenBucket(
-      opts.perSecond ?? 50,
-      opts.burst ?? 200,
-      opts.now ?? (() => performance.now()),
-    );
-  }
+  constructor(private readonly onLine: (line: string) => void) {}
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -65,20 +39,14 @@ export class StderrLines {
   }
 
   private flush(): void {
-    const bytes = Buffer.concat(this.partial);
+    const bytes = this.partial.length === 1 ? this.partial[0]! : Buffer.concat(this.partial);
     const cut = this.cut;
     this.partial = [];
     this.partialBytes = 0;
     this.cut = false;
-    if (!this.bucket.take()) {
-      this.dropped++;
-      return;
-    }
     let line = bytes.toString('utf8');
     if (line.endsWith('\r')) line = line.slice(0, -1);
     if (cut) line += ' […]';
-    const dropped = this.dropped;
-    this.dropped = 0;
-    this.onLine({ line, dropped });
+    this.onLine(line);
   }
 }

@@ -54,8 +54,8 @@ export type ConnectionEvent =
   | { type: 'prompts_changed' }
   /** `notifications/subscriptions/acknowledged` (2026): its params as sent (the filter honoured, in `notifications`). */
   | { type: 'listen_acknowledged'; params: Record<string, unknown> }
-  /** One line the server wrote to stderr (cut and rate-limited); `dropped` lines before it were not passed on. */
-  | { type: 'stderr'; line: string; dropped: number }
+  /** One line the server wrote to stderr (cut at 4 KiB): every line, as a store keeps them; not rate-limited. */
+  | { type: 'stderr'; line: string }
   /** A `notifications/message` from the server: its params as sent (level, logger?, data). */
   | { type: 'log'; params: Record<string, unknown> }
   | { type: 'refused'; method: string }

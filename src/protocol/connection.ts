@@ -76,9 +76,7 @@ export class McpConnection {
       onPause: () => link.pause(),
       onResume: () => link.resume(),
     });
-    const lines = new StderrLines((l) => this.emit({ type: 'stderr', ...l }), {
-      ...(opts.now ? { now: opts.now } : {}),
-    });
+    const lines = new StderrLines((line) => this.emit({ type: 'stderr', line }));
     link.read({
       data: (chunk) => this.decoder.push(chunk),
       end: () => this.decoder.end(),

@@ -11,6 +11,7 @@ import { FleetTools } from './calls/tool-table.js';
 import { EventListeners } from './event-listeners.js';
 import { CallSpans, callTarget } from './observe/call-spans.js';
 import { LifecycleSpans } from './observe/lifecycle-spans.js';
+import { StderrEvents } from './observe/stderr-events.js';
 import { Tracing } from './observe/tracing.js';
 import { handlersOf, type SupervisorOptions } from './options.js';
 import { buildBesideTools } from './parts-beside-tools.js';
@@ -61,6 +62,8 @@ export interface FleetParts {
   tracing: Tracing;
   lifecycle: LifecycleSpans;
   callSpans: CallSpans;
+  /** Each server's stderr lines: every one to `onStderr`, and as rate-limited `stderr` events. */
+  stderr: StderrEvents;
   containment: ContainmentKind;
   /** Names this instance's ledger file and cgroups, so instances sharing a state directory never touch each other's. */
   owner: string;
@@ -105,8 +108,10 @@ export function buildFleetParts(
     notice: (server, message) => emit({ type: 'notice', server, message, at: now() }),
     held: (server, changed) => emit({ type: 'tools', server, added: [], removed: [], changed, at: now() }),
   });
+  const stderr = new StderrEvents(emit, now, (message) => options.logger?.warn?.(message));
   const clientSide = new ClientSide(handlersOf(options), options.declareTaskQuestions === true);
   const onConnection = (id: string, event: ConnectionEvent) => {
+    if (event.type === 'stderr') return stderr.line(id, event.line);
     prompts.onConnection(id, event);
     resources.onConnectionEvent(id, event);
     tasks.onConnection(id, event);
@@ -187,6 +192,7 @@ export function buildFleetParts(
     tracing,
     lifecycle,
     callSpans,
+    stderr,
     containment,
     owner,
     now,

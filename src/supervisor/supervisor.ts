@@ -15,6 +15,7 @@ import type { CallToolResult } from '../protocol/tool-calls.js';
 import { BesideTools } from './beside-tools.js';
 import type { CallRecord } from './calls/records.js';
 import { tracedCall } from './calls/traced-calls.js';
+import type { ServerStderrLine } from './observe/stderr-events.js';
 import type { SupervisorOptions } from './options.js';
 import { buildFleetParts, type FleetParts } from './parts.js';
 import type { ReloadOutcome } from './reload/reloader.js';
@@ -216,6 +217,14 @@ export class Supervisor extends BesideTools {
       this.parts.connections,
       this.parts.callRecords,
     );
+  }
+
+  /**
+   * Hears every stderr line of every server as `{ server, line, at }`, none left out (cut at 4 KiB), for a store
+   * that keeps the newest (as `ServerLogs` does); the `stderr` event tells the same lines at a limited rate.
+   */
+  onStderr(listener: (line: ServerStderrLine) => void): () => void {
+    return this.parts.stderr.onLine(listener);
   }
 
   /** Subscribes to typed events; returns the unsubscribe function. */

@@ -91,7 +91,7 @@ export class FleetPrompts {
     }
   }
 
-  /** What a server's connection said besides answers: prompt list changes, log messages, stderr lines. */
+  /** What a server's connection said besides answers: prompt list changes and log messages. */
   onConnection(server: string, event: ConnectionEvent): void {
     if (event.type === 'prompts_changed' && this.ready.has(server)) {
       const conn = this.connection(server);
@@ -113,8 +113,6 @@ export class FleetPrompts {
         const message = `sent a notifications/message whose data nests more than ${MAX_JSON_DEPTH} levels deep: passed on without data`;
         this.emit({ type: 'notice', server, code: 'MESSAGE_CUT', message, at: this.now() });
       }
-    } else if (event.type === 'stderr') {
-      this.emit({ type: 'stderr', server, line: event.line, dropped: event.dropped, at: this.now() });
     }
   }
 

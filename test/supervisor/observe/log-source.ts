@@ -1,7 +1,7 @@
 import type { LogSource } from '../../../src/supervisor/observe/server-logs.js';
 import type { SupervisorEvent } from '../../../src/supervisor/types.js';
 
-/** The supervisor's event stream, driven by hand: the ring only ever sees these events. */
+/** The supervisor's event stream, driven by hand: without `onStderr` the ring only ever sees these events. */
 export function logSource() {
   const listeners = new Set<(e: SupervisorEvent) => void>();
   const src: LogSource = {

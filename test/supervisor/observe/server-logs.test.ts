@@ -2,7 +2,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LogEntry, ServerLogs } from '../../../src/supervisor/observe/server-logs.js';
+import {
+  LOG_ENTRY_OVERHEAD_BYTES,
+  type LogEntry,
+  type LogSource,
+  logEntryBytes,
+  ServerLogs,
+} from '../../../src/supervisor/observe/server-logs.js';
+import type { ServerStderrLine } from '../../../src/supervisor/observe/stderr-events.js';
 import { eventually } from '../fleet.js';
 import { logSource as source } from './log-source.js';
 
@@ -19,9 +26,9 @@ describe('ServerLogs', () => {
     s.line('b', 'only b');
     s.emit({ type: 'log', server: 'b', level: 'warning', logger: 'db', data: { n: 1 }, at: 2 });
     const a = logs.entries('a') as Extract<LogEntry, { source: 'stderr' }>[];
-    // 99 bytes a line: ten fit in 1 KiB, and they are the last ten.
+    // 99 bytes a line and 64 for the entry: six fit in 1 KiB, and they are the last six.
     expect(a.map((e) => e.line.slice(0, 8))).toEqual(
-      Array.from({ length: 10 }, (_, i) => `line ${String(90 + i).padStart(3, '0')}`),
+      Array.from({ length: 6 }, (_, i) => `line ${String(94 + i).padStart(3, '0')}`),
     );
     expect(logs.entries('b')).toEqual([
       { at: 1, source: 'stderr', line: 'only b' },
@@ -29,6 +36,40 @@ describe('ServerLogs', () => {
     ]);
     expect(logs.entries('none')).toEqual([]);
     logs.close();
+    expect(s.listeners.size).toBe(0);
+  });
+
+  it('a flood of empty lines is bounded by the entry overhead, not kept by the million', () => {
+    const s = source();
+    const logs = new ServerLogs(s.src, { ring: 64 * 1024 });
+    for (let i = 0; i < 100_000; i++) s.line('a', '');
+    const kept = logs.entries('a');
+    expect(kept).toHaveLength((64 * 1024) / LOG_ENTRY_OVERHEAD_BYTES);
+    expect(kept.reduce((n, e) => n + logEntryBytes(e), 0)).toBe(64 * 1024);
+    logs.close();
+  });
+
+  it("takes every stderr line from the source's onStderr, not from its rate-limited events", () => {
+    const s = source();
+    const lineListeners = new Set<(l: ServerStderrLine) => void>();
+    const src: LogSource = {
+      ...s.src,
+      onStderr: (l) => {
+        lineListeners.add(l);
+        return () => lineListeners.delete(l);
+      },
+    };
+    const logs = new ServerLogs(src);
+    for (const l of lineListeners) l({ server: 'a', line: 'heard', at: 1 });
+    // The same line told again as an event (as the supervisor does, when the rate lets it) is not kept twice.
+    s.line('a', 'heard');
+    s.emit({ type: 'log', server: 'a', level: 'info', data: 'still kept', at: 2 });
+    expect(logs.entries('a')).toEqual([
+      { at: 1, source: 'stderr', line: 'heard' },
+      { at: 2, source: 'log', level: 'info', data: 'still kept' },
+    ]);
+    logs.close();
+    expect(lineListeners.size).toBe(0);
     expect(s.listeners.size).toBe(0);
   });
 
