@@ -97,14 +97,18 @@ export class ClientSide {
         const held = this.taskQuestion?.(server.id, method, params, signal);
         if (held) return held;
         const roots = this.handlers.roots;
-        return roots ? answer(async () => ({ roots: [...(await roots({ server: server.id, callers }))] })) : undefined;
+        return roots
+          ? answer(async () => ({ roots: [...(await roots({ server: server.id, callers }))] }))
+          : undefined;
       }
       const kind = METHODS[method as keyof typeof METHODS];
       if (!kind || !(server.allow ?? []).includes(kind)) return undefined;
       const held = this.taskQuestion?.(server.id, method, params, signal);
       if (held) return held;
       const handler = this.handlers[kind];
-      return handler ? answer(() => handler({ server: server.id, method, params, signal, callers })) : undefined;
+      return handler
+        ? answer(() => handler({ server: server.id, method, params, signal, callers }))
+        : undefined;
     };
   }
 }
