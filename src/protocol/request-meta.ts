@@ -1,5 +1,6 @@
 import { isRecord } from '../framing/is-record.js';
 import { MODERN_PROTOCOL_VERSION } from './era.js';
+import { forwardedTrace } from './trace-context.js';
 
 /** The `_meta` keys a 2026-era request names its sender with (the 2026 era has no `initialize` to say it once). */
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -36,9 +37,11 @@ export function withEnvelope(params: unknown, envelope: RequestEnvelope): Record
   };
 }
 
-/** The W3C trace context keys MCP reserves in a request's `_meta`, as given (only string values). */
+/**
+ * The W3C trace context keys MCP reserves in a request's `_meta`: only what the W3C formats allow, bounded
+ * ({@link forwardedTrace}); an invalid `traceparent` is dropped with its `tracestate`.
+ */
 export function traceMeta(trace: Record<string, unknown> | undefined): Record<string, string> | undefined {
-  if (trace === undefined) return undefined;
-  const kept = Object.entries(trace).filter((e): e is [string, string] => typeof e[1] === 'string');
-  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+  const kept = forwardedTrace(trace);
+  return kept === undefined ? undefined : { ...kept };
 }

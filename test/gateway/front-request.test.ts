@@ -104,6 +104,20 @@ describe('input_required and trace context through serve', () => {
     }
   });
 
+  it("a client's invalid traceparent stops at the gateway with its tracestate, and its baggage is cleaned", async () => {
+    const meta = {
+      traceparent: `${TRACEPARENT}\r\nx-injected: 1`,
+      tracestate: 'k=v',
+      baggage: 'a=1,b=2\nx-injected: 1',
+    };
+    for (const extra of [{}, envelope]) {
+      const answer = await call({ name: 'a.request_meta', arguments: {}, _meta: { ...extra, ...meta } });
+      const text = (answer.result as { content: Array<{ text: string }> }).content[0]!.text;
+      const got = JSON.parse(text) as Record<string, unknown>;
+      expect([got.traceparent, got.tracestate, got.baggage]).toEqual([undefined, undefined, 'a=1']);
+    }
+  });
+
   it("the client's trace context reaches the server's prompts/get and resources/read, 2025 and 2026 alike", async () => {
     const meta = { traceparent: TRACEPARENT, tracestate: 'k=v' };
     for (const extra of [{}, envelope]) {

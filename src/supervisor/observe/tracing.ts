@@ -2,7 +2,6 @@ import {
   type Context,
   context,
   createTraceState,
-  isSpanContextValid,
   ProxyTracerProvider,
   type SpanContext,
   type Tracer,
@@ -10,6 +9,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { TraceContext } from '../../protocol/call-options.js';
+import { cleanTracestate, parseTraceparent } from '../../protocol/trace-context.js';
 
 /** The API's own no-op provider: what the global proxy hands out while no SDK is registered. */
 const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
@@ -36,31 +36,35 @@ export class Tracing {
   }
 }
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
 /**
- * The context a call's span starts in: the caller's W3C trace context when it passed one (a gateway passes its
- * client's), else the active one.
+ * The context a call's span starts in: the caller's W3C trace context when it passed a valid one (a gateway
+ * passes its client's), else the active one. An invalid `traceparent` is no parent, and its `tracestate` is not
+ * read (W3C Trace Context).
  */
 export function parentContext(given: TraceContext | undefined): Context {
   const active = context.active();
-  const m = given?.traceparent === undefined ? null : TRACEPARENT.exec(given.traceparent);
-  if (!m) return active;
+  const parsed = typeof given?.traceparent === 'string' ? parseTraceparent(given.traceparent) : undefined;
+  if (!parsed) return active;
   const parent: SpanContext = {
-    traceId: m[1]!,
-    spanId: m[2]!,
-    traceFlags: Number.parseInt(m[3]!, 16),
+    traceId: parsed.traceId,
+    spanId: parsed.parentId,
+    traceFlags: Number.parseInt(parsed.flags, 16),
     isRemote: true,
   };
-  if (given?.tracestate !== undefined) parent.traceState = createTraceState(given.tracestate);
-  return isSpanContextValid(parent) ? trace.setSpanContext(active, parent) : active;
+  const state = typeof given?.tracestate === 'string' ? cleanTracestate(given.tracestate) : undefined;
+  if (state !== undefined) parent.traceState = createTraceState(state);
+  return trace.setSpanContext(active, parent);
 }
 
-/** The `_meta` trace context for the request a span stands for: its traceparent, the caller's baggage kept. */
+/**
+ * The `_meta` trace context for the request a span stands for: the span's own traceparent and tracestate (never
+ * the caller's, which belongs to the parent), the caller's baggage kept.
+ */
 export function childTrace(span: SpanContext, given: TraceContext | undefined): TraceContext {
   const flags = (span.traceFlags & 0xff).toString(16).padStart(2, '0');
-  const out: TraceContext = { ...given, traceparent: `00-${span.traceId}-${span.spanId}-${flags}` };
+  const out: TraceContext = { traceparent: `00-${span.traceId}-${span.spanId}-${flags}` };
   const state = span.traceState?.serialize();
   if (state) out.tracestate = state;
+  if (typeof given?.baggage === 'string') out.baggage = given.baggage;
   return out;
 }
