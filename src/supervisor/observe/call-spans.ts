@@ -1,17 +1,9 @@
-import {
-  type Attributes,
-  isSpanContextValid,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-} from '@opentelemetry/api';
-import { isRecord } from '../../framing/is-record.js';
+import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import type { CallOptions } from '../../protocol/call-options.js';
 import type { CallOutcome, CallResultOutcome } from '../../protocol/call-outcome.js';
 import type { FleetTools } from '../calls/tool-table.js';
 import type { Connections } from '../runtime/connections.js';
-import { childTrace, parentContext } from './tracing.js';
+import { parentContext, tracedOptions } from './tracing.js';
 
 /** Who a call goes to, as far as the fleet knows when it starts. */
 export interface CallTarget {
@@ -81,23 +73,10 @@ export class CallSpans {
       attributes['network.transport'] = target.transport;
       if (target.protocolVersion) attributes['mcp.protocol.version'] = target.protocolVersion;
     }
-    const span = tracer.startSpan(
-      `tools/call ${tool}`,
-      { kind: SpanKind.CLIENT, attributes },
-      parentContext(opts?.trace),
-    );
-    const context = span.spanContext();
-    // Options of the wrong shape go on as they came, for the call's own check to name (INVALID_CALL).
-    const traced =
-      wellFormed(opts) && isSpanContextValid(context)
-        ? { ...opts, trace: childTrace(context, opts?.trace) }
-        : opts;
-    return { span, traced };
+    const parent = parentContext(opts?.trace);
+    const span = tracer.startSpan(`tools/call ${tool}`, { kind: SpanKind.CLIENT, attributes }, parent);
+    return { span, traced: tracedOptions(opts, span.spanContext(), parent) };
   }
-}
-
-function wellFormed(opts: unknown): boolean {
-  return opts === undefined || (isRecord(opts) && (opts['trace'] === undefined || isRecord(opts['trace'])));
 }
 
 /** Ends a call's span with its outcome: the supervisor's code, and for a failure the conventions' error type. */

@@ -1,8 +1,8 @@
-import { type Attributes, isSpanContextValid, SpanKind, type Tracer } from '@opentelemetry/api';
+import { type Attributes, SpanKind, type Tracer } from '@opentelemetry/api';
 import { isRecord } from '../../framing/is-record.js';
 import type { TraceContext } from '../../protocol/call-options.js';
 import { end } from './call-spans.js';
-import { childTrace, parentContext } from './tracing.js';
+import { parentContext, tracedOptions } from './tracing.js';
 
 /** What a `prompts/get` or `resources/read` outcome says of itself, whatever its own shape. */
 interface Told {
@@ -28,13 +28,9 @@ export async function spanned<T extends Told, O extends { trace?: TraceContext |
   run: (opts: O) => Promise<T>,
 ): Promise<T> {
   const given = isRecord(opts) && isRecord(opts.trace) ? opts.trace : undefined;
-  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parentContext(given));
-  const context = span.spanContext();
-  // Options of the wrong shape go on as they came, for the request's own check to name (INVALID_CALL).
-  const wellFormed =
-    opts === undefined || (isRecord(opts) && (opts.trace === undefined || given !== undefined));
-  const traced =
-    wellFormed && isSpanContextValid(context) ? ({ ...opts, trace: childTrace(context, given) } as O) : opts;
+  const parent = parentContext(given);
+  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+  const traced = tracedOptions(opts, span.spanContext(), parent);
   const outcome = await run(traced);
   if (outcome.server) span.setAttribute('mcp_supervisor.server', outcome.server);
   end(

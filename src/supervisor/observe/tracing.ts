@@ -8,6 +8,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
+import { isRecord } from '../../framing/is-record.js';
 import type { TraceContext } from '../../protocol/call-options.js';
 import { cleanTracestate, parseTraceparent } from '../../protocol/trace-context.js';
 
@@ -57,14 +58,45 @@ export function parentContext(given: TraceContext | undefined): Context {
 }
 
 /**
- * The `_meta` trace context for the request a span stands for: the span's own traceparent and tracestate (never
- * the caller's, which belongs to the parent), the caller's baggage kept.
+ * The `_meta` trace context for the request a span stands for: the span's own traceparent and tracestate, the
+ * caller's baggage kept. A tracer may hand back a span with no valid context (one that drops what it does not
+ * sample, or while tracing is suppressed): then the context the span was started in goes instead, so a valid
+ * parent — the caller's or the active span's — reaches the server whatever the tracer kept. Undefined when
+ * neither is valid.
  */
-export function childTrace(span: SpanContext, given: TraceContext | undefined): TraceContext {
-  const flags = (span.traceFlags & 0xff).toString(16).padStart(2, '0');
-  const out: TraceContext = { traceparent: `00-${span.traceId}-${span.spanId}-${flags}` };
-  const state = span.traceState?.serialize();
+export function childTrace(
+  span: SpanContext,
+  parent: Context,
+  given: TraceContext | undefined,
+): TraceContext | undefined {
+  const sent = [span, trace.getSpanContext(parent)].find(
+    (c): c is SpanContext => c !== undefined && parseTraceparent(traceparentOf(c)) !== undefined,
+  );
+  if (!sent) return undefined;
+  const out: TraceContext = { traceparent: traceparentOf(sent) };
+  const state = sent.traceState?.serialize();
   if (state) out.tracestate = state;
   if (typeof given?.baggage === 'string') out.baggage = given.baggage;
   return out;
+}
+
+function traceparentOf(c: SpanContext): string {
+  const flags = (c.traceFlags & 0xff).toString(16).padStart(2, '0');
+  return `00-${c.traceId}-${c.spanId}-${flags}`;
+}
+
+/**
+ * The options a spanned request goes on with: its trace context from {@link childTrace}. Options of the wrong
+ * shape go on as they came, for the request's own check to name (INVALID_CALL); `null` options are none.
+ */
+export function tracedOptions<O extends { trace?: TraceContext | undefined } | undefined | null>(
+  opts: O,
+  span: SpanContext,
+  parent: Context,
+): O {
+  const none = opts === undefined || opts === null;
+  if (!none && !(isRecord(opts) && (opts.trace === undefined || isRecord(opts.trace)))) return opts;
+  const given = none ? undefined : opts.trace;
+  const sent = childTrace(span, parent, given);
+  return sent ? ({ ...(none ? {} : opts), trace: sent } as O) : opts;
 }

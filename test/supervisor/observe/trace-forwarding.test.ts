@@ -8,9 +8,11 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallOptions } from '../../../src/protocol/call-options.js';
+import { TRACER_NAME } from '../../../src/supervisor/observe/tracing.js';
 import type { Supervisor } from '../../../src/supervisor/supervisor.js';
 import { fixtureServer, fleetConfig, fleets } from '../fleet.js';
 import { tempDir } from '../helpers.js';
+import { HalfDroppingProvider, StorageContextManager } from './host-otel.js';
 
 // What of a caller's W3C trace context reaches a server: the fixture's request_meta tool answers the `_meta` of
 // the request it got, and its --log file holds every request.
@@ -59,10 +61,12 @@ async function echoed(sup: Supervisor, opts?: CallOptions): Promise<Record<strin
   return JSON.parse(out.text) as Record<string, unknown> | null;
 }
 
-function register() {
+function register(
+  make: (real: BasicTracerProvider) => BasicTracerProvider | HalfDroppingProvider = (p) => p,
+) {
   exporter = new InMemorySpanExporter();
   provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  trace.setGlobalTracerProvider(provider);
+  trace.setGlobalTracerProvider(make(provider));
 }
 
 describe('the trace context a server is sent', () => {
@@ -107,6 +111,47 @@ describe('the trace context a server is sent', () => {
     });
     const [span] = exporter.getFinishedSpans();
     expect(span!.parentSpanContext).toBeUndefined();
+    const { traceId, spanId } = span!.spanContext();
+    expect(got).toEqual({ traceparent: `00-${traceId}-${spanId}-01` });
+  });
+
+  it('a valid parent reaches the server on every call, when the tracer drops one span in two', async () => {
+    register((real) => new HalfDroppingProvider(real, TRACER_NAME, 'tools/call'));
+    context.setGlobalContextManager(new StorageContextManager());
+    const { sup } = await started();
+    const host = trace.getTracer('host');
+    const metas: Array<Record<string, unknown> | null> = [];
+    const outer = await host.startActiveSpan('handle request', async (span) => {
+      for (let i = 0; i < 4; i++) metas.push(await echoed(sup));
+      span.end();
+      return span.spanContext();
+    });
+    // The kept spans are the parents of their calls' servers; a dropped one's server gets the host's span.
+    const kept = exporter.getFinishedSpans().filter((s) => s.name === 'tools/call request_meta');
+    expect(kept).toHaveLength(2);
+    const parentOf = (spanId: string) => `00-${outer.traceId}-${spanId}-01`;
+    expect(metas.map((m) => m?.traceparent)).toEqual([
+      parentOf(kept[0]!.spanContext().spanId),
+      parentOf(outer.spanId),
+      parentOf(kept[1]!.spanContext().spanId),
+      parentOf(outer.spanId),
+    ]);
+
+    // Outside any span, the caller's own trace context is the parent that goes when the span is dropped.
+    const given = { traceparent: VALID, tracestate: 'a=1', baggage: 'k=v' };
+    const out = [await echoed(sup, { trace: given }), await echoed(sup, { trace: given })];
+    expect(out[0]).toMatchObject({
+      traceparent: expect.stringMatching(new RegExp(`^00-${TRACE_ID}-`)),
+      baggage: 'k=v',
+    });
+    expect(out[1]).toEqual(given);
+  });
+
+  it("null options are none: the span's traceparent reaches the server", async () => {
+    register();
+    const { sup } = await started();
+    const got = await echoed(sup, null as never);
+    const [span] = exporter.getFinishedSpans();
     const { traceId, spanId } = span!.spanContext();
     expect(got).toEqual({ traceparent: `00-${traceId}-${spanId}-01` });
   });

@@ -1,15 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type Context,
-  type ContextManager,
-  context,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -19,6 +10,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, fixtureServer, fleetConfig, fleets } from '../fleet.js';
 import { tempDir } from '../helpers.js';
+import { StorageContextManager } from './host-otel.js';
 
 const fleet = fleets();
 let provider: BasicTracerProvider | undefined;
@@ -30,32 +22,6 @@ function register(): void {
   exporter = new InMemorySpanExporter();
   provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
-}
-
-/** The least context manager a host's SDK would register: the active context follows async calls. */
-class StorageContextManager implements ContextManager {
-  private readonly storage = new AsyncLocalStorage<Context>();
-  active(): Context {
-    return this.storage.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    ctx: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return this.storage.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(_ctx: Context, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    this.storage.disable();
-    return this;
-  }
 }
 
 afterEach(async () => {
