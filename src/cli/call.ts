@@ -5,8 +5,8 @@ import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { openFleet } from './open-fleet.js';
+import { lineReporter } from './output/reporter.js';
 import { terminalAsk } from './prompt.js';
-import { lineReporter } from './reporter.js';
 import { handleShutdownSignals } from './shutdown.js';
 
 export interface CallFlags extends FleetFlags {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import type { LogFormat } from './logfmt.js';
+import type { LogFormat } from './output/logfmt.js';
 
 /** The flags `run`, `serve` and `call` share. */
 export interface FleetFlags {

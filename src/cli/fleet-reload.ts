@@ -1,8 +1,8 @@
 import type { LocatedProblem } from '../registry/located-yaml.js';
 import type { ReloadOutcome } from '../supervisor/reload/reloader.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
-import { logProblems } from './event-log.js';
-import type { Reporter } from './reporter.js';
+import { logProblems } from './output/event-log.js';
+import type { Reporter } from './output/reporter.js';
 
 /** What re-read the config: a signal, another terminal, or the file watcher. */
 export type ReloadTrigger = 'SIGHUP' | 'control' | 'watch';

@@ -5,7 +5,7 @@ import { createSupervisor, type Supervisor, type SupervisorOptions } from '../su
 import { type AskFn, createApprove } from './approval.js';
 import { CliError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from './output/reporter.js';
 import { stateDirPath, trustStorePath } from './store-path.js';
 
 export interface OpenFleetOptions {

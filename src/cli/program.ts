@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { CallFlags } from './call.js';
-import type { TargetFlags } from './control-target.js';
+import type { LogsFlags } from './control/logs-command.js';
+import type { TargetFlags } from './control/target.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { parseHttpAddress, parseIdle, parseMaxSessions, parseResultCap } from './flag-parsers.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
-import type { LogsFlags } from './logs-command.js';
 import type { RunFlags } from './run.js';
-import type { ServeFlags } from './serve-flags.js';
+import type { ServeFlags } from './serve/flags.js';
 
 /** The package version, read from the package.json next to `dist/` (and `src/`). */
 export function packageVersion(): string {
@@ -84,7 +84,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
       parseResultCap,
     )
     .action(async (config: string, flags: ServeFlags) =>
-      setCode(await (await import('./serve.js')).serveCommand(config, flags, version)),
+      setCode(await (await import('./serve/serve.js')).serveCommand(config, flags, version)),
     );
 
   fleetOptions(program.command('call'))
@@ -111,7 +111,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
   controlOptions(program.command('status'))
     .description('show the running fleet: state, pid, restarts, uptime, tools, CPU and RSS per server')
     .action(async (flags: TargetFlags) =>
-      setCode(await (await import('./status-command.js')).statusCommand(flags)),
+      setCode(await (await import('./control/status-command.js')).statusCommand(flags)),
     );
   for (const [verb, what] of [
     ['restart', 'restart one server of the running fleet now'],
@@ -122,19 +122,19 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
       .description(what)
       .argument('<id>', 'server id')
       .action(async (id: string, flags: TargetFlags) =>
-        setCode(await (await import('./control-commands.js')).serverVerbCommand(verb, id, flags)),
+        setCode(await (await import('./control/commands.js')).serverVerbCommand(verb, id, flags)),
       );
   controlOptions(program.command('logs'))
     .description("print a server's recent stderr lines and log messages from the running fleet")
     .argument('<id>', 'server id')
     .option('-f, --follow', 'then print new ones until Ctrl-C or the fleet stops')
     .action(async (id: string, flags: LogsFlags) =>
-      setCode(await (await import('./logs-command.js')).logsCommand(id, flags)),
+      setCode(await (await import('./control/logs-command.js')).logsCommand(id, flags)),
     );
   controlOptions(program.command('reload'))
     .description('re-read the config in the running fleet')
     .action(async (flags: TargetFlags) =>
-      setCode(await (await import('./control-commands.js')).reloadCommand(flags)),
+      setCode(await (await import('./control/commands.js')).reloadCommand(flags)),
     );
 
   const trust = program
@@ -240,7 +240,7 @@ function jsonLogs(argv: readonly string[]): boolean {
 }
 
 async function report(err: unknown, json: boolean): Promise<number> {
-  if (json && !(err instanceof CommanderError)) return (await import('./error-log.js')).logError(err);
+  if (json && !(err instanceof CommanderError)) return (await import('./output/error-log.js')).logError(err);
   if (err instanceof CommanderError) {
     // Commander already printed its line; asked-for help and version succeed, help for a bare group is usage.
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version';

@@ -8,14 +8,14 @@ import type { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { watchConfigFiles } from './config-watch.js';
-import { type CloseControl, openFleetControl } from './control-open.js';
+import { type CloseControl, openFleetControl } from './control/open.js';
 import { CliError, EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { type FleetReload, fleetReload } from './fleet-reload.js';
 import { type MetricsServer, startMetricsServer } from './metrics-http.js';
 import { openFleet } from './open-fleet.js';
+import { lineReporter, type Reporter, tableReporter } from './output/reporter.js';
 import { terminalAsk } from './prompt.js';
-import { lineReporter, type Reporter, tableReporter } from './reporter.js';
 import { handleShutdownSignals, holdOpen } from './shutdown.js';
 import { type StatelyHook, startStately } from './stately.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusData } from '../../src/cli/status-command.js';
+import type { StatusData } from '../../src/cli/control/status-command.js';
 import { request } from '../../src/control/client.js';
 import { socketFiles } from '../../src/control/socket-dir.js';
 import {

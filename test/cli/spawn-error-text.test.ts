@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventRecord } from '../../src/cli/event-log.js';
-import { describeEvent } from '../../src/cli/reporter.js';
+import { eventRecord } from '../../src/cli/output/event-log.js';
+import { describeEvent } from '../../src/cli/output/reporter.js';
 import { pageEvent, pageRows } from '../../src/inspector/page-data.js';
 import type { SpawnError } from '../../src/process/preflight.js';
 import type { SupervisorEvent } from '../../src/supervisor/types.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTokens, readTokenFile } from '../../../src/cli/http-tokens.js';
+import { loadTokens, readTokenFile } from '../../../src/cli/serve/tokens.js';
 import { parseConfig } from '../../../src/config/parse-config.js';
 import { authenticate, tokenVerifier } from '../../../src/gateway/http/auth.js';
 

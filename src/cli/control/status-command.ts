@@ -1,9 +1,9 @@
-import type { InstanceInfo } from '../control/protocol.js';
-import type { TreeUsage } from '../process/tree-usage.js';
-import type { ServerStatus } from '../supervisor/types.js';
-import { ask, findTarget, refused, type TargetFlags } from './control-target.js';
-import { formatDuration } from './durations.js';
+import type { InstanceInfo } from '../../control/protocol.js';
+import type { TreeUsage } from '../../process/tree-usage.js';
+import type { ServerStatus } from '../../supervisor/types.js';
+import { formatDuration } from '../durations.js';
 import { describeExit, rowCells } from './status-table.js';
+import { ask, findTarget, refused, type TargetFlags } from './target.js';
 
 /** What `status` answers: the instance, its clock, and one row per server (with its tree's usage when alive). */
 export interface StatusData {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { eventRecord } from '../../src/cli/event-log.js';
-import { describeEvent } from '../../src/cli/reporter.js';
-import { describeExit } from '../../src/cli/status-table.js';
+import { describeExit } from '../../../src/cli/control/status-table.js';
+import { eventRecord } from '../../../src/cli/output/event-log.js';
+import { describeEvent } from '../../../src/cli/output/reporter.js';
 
 const linkError = {
   url: 'https://u:pw@mcp.example.com/mcp',

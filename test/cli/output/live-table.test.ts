@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LiveTable } from '../../src/cli/live-table.js';
-import type { ServerStatus } from '../../src/supervisor/types.js';
+import { LiveTable } from '../../../src/cli/output/live-table.js';
+import type { ServerStatus } from '../../../src/supervisor/types.js';
 
 /** A terminal stand-in: records every write. */
 function fakeTerminal(columns = 80) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatLogLine } from '../../src/cli/logfmt.js';
+import { formatLogLine } from '../../../src/cli/output/logfmt.js';
 
 /** A small logfmt reader: enough to check that what is written reads back. */
 function parseLogfmt(line: string): Record<string, string> {

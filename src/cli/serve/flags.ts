@@ -1,5 +1,5 @@
-import type { HttpAddress } from '../gateway/http/address.js';
-import type { FleetFlags } from './fleet-options.js';
+import type { HttpAddress } from '../../gateway/http/address.js';
+import type { FleetFlags } from '../fleet-options.js';
 
 export interface ServeFlags extends FleetFlags {
   /** The scopes of the client this gateway serves (`--scopes a,b`); every call is checked against them. */

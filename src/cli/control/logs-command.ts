@@ -1,10 +1,10 @@
-import { request } from '../control/client.js';
-import type { ControlStreamLine } from '../control/protocol.js';
-import type { LogEntry } from '../supervisor/observe/server-logs.js';
-import { entryEvent } from './control-log.js';
-import { findTarget, refused, type TargetFlags } from './control-target.js';
-import { CliError } from './errors.js';
-import { EventLog } from './event-log.js';
+import { request } from '../../control/client.js';
+import type { ControlStreamLine } from '../../control/protocol.js';
+import type { LogEntry } from '../../supervisor/observe/server-logs.js';
+import { CliError } from '../errors.js';
+import { EventLog } from '../output/event-log.js';
+import { entryEvent } from './log.js';
+import { findTarget, refused, type TargetFlags } from './target.js';
 
 export interface LogsFlags extends TargetFlags {
   follow?: boolean;

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { ConfigError } from '../config/config-error.js';
-import type { SupervisorConfig } from '../config/types.js';
-import type { TokenEntry } from '../gateway/http/auth.js';
-import type { LocatedProblem } from '../registry/located-yaml.js';
-import { CliError } from './errors.js';
+import { ConfigError } from '../../config/config-error.js';
+import type { SupervisorConfig } from '../../config/types.js';
+import type { TokenEntry } from '../../gateway/http/auth.js';
+import type { LocatedProblem } from '../../registry/located-yaml.js';
+import { CliError } from '../errors.js';
 
 /** As `serve.auth.tokens` requires of a token. */
 const MIN_TOKEN_LENGTH = 16;

@@ -1,6 +1,6 @@
-import { describeSpawnError } from '../process/preflight.js';
-import type { SupervisorLogger } from '../supervisor/supervisor.js';
-import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
+import { describeSpawnError } from '../../process/preflight.js';
+import type { SupervisorLogger } from '../../supervisor/supervisor.js';
+import type { ServerStatus, SupervisorEvent } from '../../supervisor/types.js';
 import { EventLog, eventRecord, type LogLevel, reloadRefusedText } from './event-log.js';
 import { describeLinkError } from './link-text.js';
 import { LiveTable } from './live-table.js';

@@ -1,20 +1,20 @@
-import { isLoopback } from '../gateway/http/address.js';
-import { tokenVerifier } from '../gateway/http/auth.js';
-import { type HttpGateway, ListenError, serveHttp } from '../gateway/http/serve-http.js';
-import { supervisorMetrics } from '../metrics/supervisor-metrics.js';
-import { checkServerIds, readConfigFile } from './config-file.js';
-import { openFleetControl } from './control-open.js';
-import { CliError, usageError } from './errors.js';
-import { type FleetReload, fleetReload } from './fleet-reload.js';
-import { LiveTokens } from './http-token-watch.js';
-import { configTokens, loadTokens } from './http-tokens.js';
-import { withMetrics } from './metrics-http.js';
-import { openFleet } from './open-fleet.js';
-import { lineReporter } from './reporter.js';
+import { isLoopback } from '../../gateway/http/address.js';
+import { tokenVerifier } from '../../gateway/http/auth.js';
+import { type HttpGateway, ListenError, serveHttp } from '../../gateway/http/serve-http.js';
+import { supervisorMetrics } from '../../metrics/supervisor-metrics.js';
+import { checkServerIds, readConfigFile } from '../config-file.js';
+import { openFleetControl } from '../control/open.js';
+import { CliError, usageError } from '../errors.js';
+import { type FleetReload, fleetReload } from '../fleet-reload.js';
+import { withMetrics } from '../metrics-http.js';
+import { openFleet } from '../open-fleet.js';
+import { lineReporter } from '../output/reporter.js';
+import { handleShutdownSignals } from '../shutdown.js';
+import { stateDirPath } from '../store-path.js';
+import type { ServeFlags } from './flags.js';
 import { makeRunToken, runTokenPath } from './run-token.js';
-import type { ServeFlags } from './serve-flags.js';
-import { handleShutdownSignals } from './shutdown.js';
-import { stateDirPath } from './store-path.js';
+import { LiveTokens } from './token-watch.js';
+import { configTokens, loadTokens } from './tokens.js';
 
 /**
  * `serve --http`: the fleet over Streamable HTTP (src/gateway/http/), with what only the program has around it:

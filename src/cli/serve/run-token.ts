@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TokenEntry } from '../gateway/http/auth.js';
+import type { TokenEntry } from '../../gateway/http/auth.js';
 
 /** The file, in the state directory, that holds the token of the running `serve --http`. */
 export function runTokenPath(stateDir: string): string {

@@ -1,12 +1,12 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { ConfigError } from '../config/config-error.js';
-import { type BearerVerifier, type Caller, type TokenEntry, tokenVerifier } from '../gateway/http/auth.js';
-import { CliError } from './errors.js';
-import { type LogLevel, logProblems } from './event-log.js';
-import type { ReloadTrigger } from './fleet-reload.js';
-import { readTokenFile } from './http-tokens.js';
-import type { LogValue } from './logfmt.js';
+import { ConfigError } from '../../config/config-error.js';
+import { type BearerVerifier, type Caller, type TokenEntry, tokenVerifier } from '../../gateway/http/auth.js';
+import { CliError } from '../errors.js';
+import type { ReloadTrigger } from '../fleet-reload.js';
+import { type LogLevel, logProblems } from '../output/event-log.js';
+import type { LogValue } from '../output/logfmt.js';
+import { readTokenFile } from './tokens.js';
 
 /** Editors write a file in several steps (truncate, write, rename): one read after they settle. */
 const DEBOUNCE_MS = 100;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventRecord, lastLines } from '../../src/cli/event-log.js';
-import { fixtureConnections } from '../supervisor/helpers.js';
+import { eventRecord, lastLines } from '../../../src/cli/output/event-log.js';
+import { fixtureConnections } from '../../supervisor/helpers.js';
 
 const fx = fixtureConnections();
 afterEach(fx.reap);

@@ -1,7 +1,7 @@
-import { describeSpawnError } from '../process/preflight.js';
-import { formatProblem, type LocatedProblem } from '../registry/located-yaml.js';
-import type { SupervisorLogger } from '../supervisor/supervisor.js';
-import type { SupervisorEvent } from '../supervisor/types.js';
+import { describeSpawnError } from '../../process/preflight.js';
+import { formatProblem, type LocatedProblem } from '../../registry/located-yaml.js';
+import type { SupervisorLogger } from '../../supervisor/supervisor.js';
+import type { SupervisorEvent } from '../../supervisor/types.js';
 import { describeLinkError, linkErrorCode } from './link-text.js';
 import { formatLogLine, type LogFormat, type LogValue } from './logfmt.js';
 

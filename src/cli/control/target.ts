@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { request } from '../control/client.js';
-import type { ControlAnswer, InstanceInfo } from '../control/protocol.js';
-import { socketFiles } from '../control/socket-dir.js';
-import { CliError } from './errors.js';
-import type { LogFormat } from './logfmt.js';
-import { stateDirPath } from './store-path.js';
+import { request } from '../../control/client.js';
+import type { ControlAnswer, InstanceInfo } from '../../control/protocol.js';
+import { socketFiles } from '../../control/socket-dir.js';
+import { CliError } from '../errors.js';
+import type { LogFormat } from '../output/logfmt.js';
+import { stateDirPath } from '../store-path.js';
 
 /** The flags every control command takes to find its fleet. */
 export interface TargetFlags {

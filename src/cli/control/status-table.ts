@@ -1,7 +1,7 @@
-import { describeSpawnError } from '../process/preflight.js';
-import type { ServerStatus } from '../supervisor/types.js';
-import { formatDuration } from './durations.js';
-import { describeLinkError } from './link-text.js';
+import { describeSpawnError } from '../../process/preflight.js';
+import type { ServerStatus } from '../../supervisor/types.js';
+import { formatDuration } from '../durations.js';
+import { describeLinkError } from '../output/link-text.js';
 
 const COLUMNS = ['ID', 'STATE', 'PID', 'RESTARTS', 'UPTIME', 'TOOLS', 'CONTAINED', 'LAST EXIT'] as const;
 

@@ -1,10 +1,10 @@
-import { request } from '../control/client.js';
-import type { ControlAnswer } from '../control/protocol.js';
-import { formatProblem } from '../registry/located-yaml.js';
-import { controlLog } from './control-log.js';
-import { ask, findTarget, refused, type TargetFlags } from './control-target.js';
-import { CliError } from './errors.js';
-import { logProblems } from './event-log.js';
+import { request } from '../../control/client.js';
+import type { ControlAnswer } from '../../control/protocol.js';
+import { formatProblem } from '../../registry/located-yaml.js';
+import { CliError } from '../errors.js';
+import { logProblems } from '../output/event-log.js';
+import { controlLog } from './log.js';
+import { ask, findTarget, refused, type TargetFlags } from './target.js';
 
 /** The per-server verbs of the control socket, and what each prints once done. */
 const DONE: Record<'restart' | 'stop' | 'start', string> = {

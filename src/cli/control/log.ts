@@ -1,7 +1,7 @@
-import type { LogEntry } from '../supervisor/observe/server-logs.js';
-import type { SupervisorEvent } from '../supervisor/types.js';
-import { EventLog } from './event-log.js';
-import type { LogFormat } from './logfmt.js';
+import type { LogEntry } from '../../supervisor/observe/server-logs.js';
+import type { SupervisorEvent } from '../../supervisor/types.js';
+import { EventLog } from '../output/event-log.js';
+import type { LogFormat } from '../output/logfmt.js';
 
 /**
  * The structured log of a control command run with `--log-format`: its lines as `run` writes them (one record

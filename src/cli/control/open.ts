@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
-import { ControlSocketError } from '../control/control-server.js';
-import { openControl } from '../control/open-control.js';
-import { reloadHandler } from '../control/reload-handler.js';
-import { StateDirUnsafeError } from '../process/state-dir-safety.js';
-import type { ServerLogs } from '../supervisor/observe/server-logs.js';
-import type { Supervisor } from '../supervisor/supervisor.js';
-import { CliError } from './errors.js';
-import type { FleetFlags } from './fleet-options.js';
-import type { FleetReload } from './fleet-reload.js';
-import type { Reporter } from './reporter.js';
-import { stateDirPath } from './store-path.js';
+import { ControlSocketError } from '../../control/control-server.js';
+import { openControl } from '../../control/open-control.js';
+import { reloadHandler } from '../../control/reload-handler.js';
+import { StateDirUnsafeError } from '../../process/state-dir-safety.js';
+import type { ServerLogs } from '../../supervisor/observe/server-logs.js';
+import type { Supervisor } from '../../supervisor/supervisor.js';
+import { CliError } from '../errors.js';
+import type { FleetFlags } from '../fleet-options.js';
+import type { FleetReload } from '../fleet-reload.js';
+import type { Reporter } from '../output/reporter.js';
+import { stateDirPath } from '../store-path.js';
 
 /** Closes the control socket; carries the log ring it keeps, for the inspector page to show tails from. */
 export type CloseControl = (() => Promise<void>) & { logs?: ServerLogs };

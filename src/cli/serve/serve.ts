@@ -1,14 +1,14 @@
 import { inspect } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createGateway } from '../gateway/create-gateway.js';
-import { checkServerIds, readConfigFile } from './config-file.js';
-import { openFleetControl } from './control-open.js';
-import { usageError } from './errors.js';
-import { fleetReload } from './fleet-reload.js';
-import { openFleet } from './open-fleet.js';
-import { lineReporter } from './reporter.js';
-import type { ServeFlags } from './serve-flags.js';
-import { handleShutdownSignals } from './shutdown.js';
+import { createGateway } from '../../gateway/create-gateway.js';
+import { checkServerIds, readConfigFile } from '../config-file.js';
+import { openFleetControl } from '../control/open.js';
+import { usageError } from '../errors.js';
+import { fleetReload } from '../fleet-reload.js';
+import { openFleet } from '../open-fleet.js';
+import { lineReporter } from '../output/reporter.js';
+import { handleShutdownSignals } from '../shutdown.js';
+import type { ServeFlags } from './flags.js';
 
 /**
  * `serve`: the fleet as one MCP server on stdio. Stdout carries the protocol and nothing else; every log line

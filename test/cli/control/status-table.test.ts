@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeExit, renderStatusTable } from '../../src/cli/status-table.js';
-import type { ServerStatus } from '../../src/supervisor/types.js';
+import { describeExit, renderStatusTable } from '../../../src/cli/control/status-table.js';
+import type { ServerStatus } from '../../../src/supervisor/types.js';
 
 const NOW = 1_000_000;
 const rows: ServerStatus[] = [

@@ -1,6 +1,6 @@
-import { type CallClock, holdOpen, REAL_CLOCK } from '../protocol/call-clock.js';
-import type { ServerStatus } from '../supervisor/types.js';
-import { renderStatusTable } from './status-table.js';
+import { type CallClock, holdOpen, REAL_CLOCK } from '../../protocol/call-clock.js';
+import type { ServerStatus } from '../../supervisor/types.js';
+import { renderStatusTable } from '../control/status-table.js';
 
 export interface LiveTableOptions {
   /** Minimum time between two redraws (default 200 ms: at most 5 per second). */

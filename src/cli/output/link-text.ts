@@ -1,5 +1,5 @@
-import type { LinkError } from '../process/server-process.js';
-import { maskInline } from '../trust/mask.js';
+import type { LinkError } from '../../process/server-process.js';
+import { maskInline } from '../../trust/mask.js';
 
 /** A url server's failed or lost connection for people: `could not connect to URL: HTTP 401 …`. */
 export function describeLinkError(reason: string, e: LinkError): string {

@@ -1,5 +1,5 @@
-import { ConfigError } from '../config/config-error.js';
-import { CliError, EXIT_FAILURE } from './errors.js';
+import { ConfigError } from '../../config/config-error.js';
+import { CliError, EXIT_FAILURE } from '../errors.js';
 import { EventLog, logProblems } from './event-log.js';
 
 /**
