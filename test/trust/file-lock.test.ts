@@ -106,9 +106,9 @@ describe('the trust store lock', () => {
     const running = Array.from({ length: 12 }, (_, w) => writer(`new${w}_`, 8, `old${w}_`, go));
     // Every writer is up and polling for the go file before it appears.
     const end = Date.now() + 40_000;
-    while (readdirSync(dir).filter((f) => f.startsWith('go.ready.')).length < 12 && Date.now() < end)
+    while (readdirSync(dir).filter((f) => f.startsWith('go.ready.0.')).length < 12 && Date.now() < end)
       await new Promise((r) => setTimeout(r, 20));
-    writeFileSync(go, '');
+    writeFileSync(`${go}.0`, '');
     expect(await Promise.all(running)).toEqual(Array(12).fill(0));
     const ids = (await TrustStore.open(store)).list().map((r) => r.id);
     const expected = Array.from({ length: 12 }, (_, w) =>
