@@ -15,8 +15,11 @@ export interface FileLockOptions {
  * at a time. The lock is a directory holding one file named `<pid>.<nonce>` after its holder. It appears whole,
  * by renaming a private directory into place (a rename succeeds only while no holder is there), and a lock left
  * by a process that died is taken over by unlinking its holder's file: that name is unique, so of several
- * processes that find the same dead holder only one unlinks it, and none can remove a lock taken since.
- * One held by a live process longer than the timeout is a `locked` error naming the holder, never a hang.
+ * processes that find the same dead holder only one unlinks it, and none can remove a lock taken since. A lock
+ * file of the earlier format is taken over by unlinking that file, which never removes a directory: of several
+ * processes that judged it dead at once, only one removes it, and none removes the lock one of them took since.
+ * Anything else the file system refuses is an `io_error`, never taken for a free lock. One held by a live
+ * process longer than the timeout is a `locked` error naming the holder, never a hang.
  */
 export async function withFileLock<T>(
   path: string,
@@ -101,7 +104,7 @@ async function holderOf(lock: string): Promise<Holder> {
   });
   if (names.length === 0) {
     // Emptied by a release (or a takeover) that has not removed it yet: a rename in works all the same.
-    await rmdir(lock).catch(() => {});
+    await rmdir(lock).catch(onlyIf(lock, 'ENOENT', 'ENOTEMPTY', 'EEXIST'));
     return { kind: 'free' };
   }
   // Something else put files there: nobody can tell it is free, so it is waited for like a live holder.
@@ -116,7 +119,9 @@ async function legacyHolder(lock: string): Promise<Holder> {
   try {
     const n = Number.parseInt(await readFile(lock, 'utf8'), 10);
     pid = Number.isInteger(n) && n > 0 ? n : undefined;
-  } catch {
+  } catch (err) {
+    // Taken over since: gone, or a directory lock already stands there.
+    onlyIf(lock, 'ENOENT', 'EISDIR')(err);
     return { kind: 'free' };
   }
   if (pid !== undefined)
@@ -128,12 +133,27 @@ async function legacyHolder(lock: string): Promise<Holder> {
 
 async function removeDead(lock: string, holder: { entries: string[]; legacy: boolean }): Promise<void> {
   if (holder.legacy) {
-    await rm(lock, { force: true });
+    // Another process that judged the same file dead may have removed it and renamed its own lock in since.
+    // unlink leaves that directory alone (EISDIR, EPERM on macOS): it was taken over, and this process tries
+    // again. (rm threw on it, failing this process's write.)
+    await unlink(lock).catch(onlyIf(lock, 'ENOENT', 'EISDIR', 'EPERM'));
     return;
   }
   // ENOENT: another process took this one over first; its own lock, if any, has another name.
-  for (const name of holder.entries) await unlink(join(lock, name)).catch(() => {});
-  await rmdir(lock).catch(() => {});
+  for (const name of holder.entries) await unlink(join(lock, name)).catch(onlyIf(lock, 'ENOENT'));
+  await rmdir(lock).catch(onlyIf(lock, 'ENOENT', 'ENOTEMPTY', 'EEXIST'));
+}
+
+/** A catch handler that lets the expected outcomes of a race pass and makes any other failure an `io_error`. */
+function onlyIf(lock: string, ...codes: string[]): (err: unknown) => void {
+  return (err) => {
+    if (codes.includes((err as NodeJS.ErrnoException).code ?? '')) return;
+    throw new TrustStoreError(
+      'io_error',
+      lock,
+      `cannot inspect or clear lock ${lock}: ${(err as Error).message}`,
+    );
+  };
 }
 
 function alive(pid: number): boolean {
@@ -148,7 +168,8 @@ function alive(pid: number): boolean {
 async function olderThan(lock: string, ms: number): Promise<boolean> {
   try {
     return Date.now() - (await stat(lock)).mtimeMs > ms;
-  } catch {
-    return false; // gone already: the next try creates it
+  } catch (err) {
+    onlyIf(lock, 'ENOENT')(err); // gone already: the next try creates it
+    return false;
   }
 }
