@@ -75,7 +75,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     )
     .option(
       '--max-sessions <n>',
-      "with --http: how many sessions may be open at once; past it `initialize` gets 503 (default the config's serve.maxSessions, else 256)",
+      "with --http: how many sessions and 2026 listen streams may be open at once; past it `initialize` and `subscriptions/listen` get 503 (default the config's serve.maxSessions, else 256)",
       parseMaxSessions,
     )
     .option(

@@ -195,7 +195,7 @@ const TokenSchema = z.strictObject({
 export const ServeSectionSchema = z
   .strictObject({
     maxResultBytes: size(MIN_RESULT_BYTES).optional(),
-    /** How many `serve --http` sessions may be open at once; `--max-sessions` wins over it. */
+    /** How many `serve --http` sessions and 2026 listen streams may be open at once; `--max-sessions` wins over it. */
     maxSessions: count(1).optional(),
     /** How many of those one credential may hold at once (a bearer token; without auth, everyone is one). */
     maxSessionsPerToken: count(1).optional(),

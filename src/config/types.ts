@@ -102,7 +102,7 @@ export interface SupervisorConfig {
   serve?: {
     /** The cap on every tool result `serve` sends; `--max-result-bytes` wins over it. */
     maxResultBytes?: number;
-    /** How many `serve --http` sessions may be open at once; `--max-sessions` wins over it. */
+    /** How many `serve --http` sessions and 2026 listen streams may be open at once; `--max-sessions` wins over it. */
     maxSessions?: number;
     /** How many of those one credential may hold at once; absent: no bound below `maxSessions`. */
     maxSessionsPerToken?: number;

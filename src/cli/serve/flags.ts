@@ -12,7 +12,7 @@ export interface ServeFlags extends FleetFlags {
   jsonResponse?: boolean;
   /** `--session-idle`: with `--http`, close a session this long without traffic (ms; 0 never). */
   sessionIdle?: number;
-  /** `--max-sessions`: with `--http`, how many sessions may be open at once; wins over `serve.maxSessions`. */
+  /** `--max-sessions`: with `--http`, how many sessions and 2026 listen streams may be open at once; wins over `serve.maxSessions`. */
   maxSessions?: number;
   /**
    * `--no-auth` (commander sets `auth: false`): with `--http` on loopback and no `serve.auth`, serve without the

@@ -11,12 +11,13 @@ import { frontHandler, MCP_PATH } from './front.js';
 import { FrontClients } from './front-clients.js';
 import { type HostGuard, hostGuard } from './guard.js';
 import { healthReport } from './healthz.js';
+import { Places } from './places.js';
 import { HttpSessions } from './sessions.js';
 import { StatelessRequests } from './stateless.js';
 
 /** How long a session may sit with no request in flight and no GET stream before it is closed. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
-/** Sessions open at once when neither the host nor `serve.maxSessions` says. */
+/** Sessions and 2026 listen streams open at once when neither the host nor `serve.maxSessions` says. */
 export const DEFAULT_MAX_SESSIONS = 256;
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -30,7 +31,7 @@ export interface HttpServeOptions extends ServeOptions {
   jsonResponse?: boolean;
   /** Close a session this long without traffic (ms; 0 never); default 30 minutes. */
   sessionIdleMs?: number;
-  /** Sessions open at once; default the config's `serve.maxSessions`, else 256. */
+  /** Sessions and 2026 listen streams open at once; default the config's `serve.maxSessions`, else 256. */
   maxSessions?: number;
   /** What sessions' idle time is counted on; the real clock unless a test drives one. */
   clock?: CallClock;
@@ -95,11 +96,15 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     });
   };
   const log = opts.onLog ?? (() => {});
+  // Sessions and 2026 listen streams draw on the same places: each holds a Gateway and the fleet's subscriptions.
+  const places = new Places(
+    opts.maxSessions ?? config.serve?.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    config.serve?.maxSessionsPerToken,
+  );
   const sessions = new HttpSessions({
     jsonResponse: Boolean(opts.jsonResponse),
     idleMs: opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
-    maxSessions: opts.maxSessions ?? config.serve?.maxSessions ?? DEFAULT_MAX_SESSIONS,
-    maxPerCaller: config.serve?.maxSessionsPerToken,
+    places,
     clock: opts.clock,
     gateway: (caller) => gatewayFor(caller, true),
     onOpen: (session) =>
@@ -117,6 +122,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     jsonResponse: Boolean(opts.jsonResponse),
     inputSchemaOf: (tool) => fleet.getTool(tool)?.inputSchema,
     gateway: (caller) => gatewayFor(caller, false),
+    places,
   });
 
   let stopping = false;

@@ -5,6 +5,8 @@ import { type CallClock, holdOpen, REAL_CLOCK } from '../../protocol/call-clock.
 import type { Gateway } from '../gateway.js';
 import type { Caller } from './auth.js';
 import { SessionEventStore } from './event-store.js';
+import { type Place, type Places, refuseFull } from './places.js';
+import { whenClosed } from './response-end.js';
 import { answerWeb } from './web-bridge.js';
 
 /** How long a client waits before reconnecting a dropped SSE stream (the `retry` field). */
@@ -23,6 +25,8 @@ export interface HttpSession {
   idleSince: number;
   /** Its SSE events, kept for Last-Event-ID. */
   store: SessionEventStore;
+  /** Its place under the caps, held from its `initialize` until it ends. */
+  place: Place;
 }
 
 /**
@@ -31,9 +35,6 @@ export interface HttpSession {
  */
 export type SessionEnd = 'deleted' | 'idle' | 'revoked' | 'stopping';
 
-/** How long a client refused for the session cap is asked to wait (`Retry-After`, seconds). */
-const FULL_RETRY_S = 5;
-
 export interface HttpSessionsOptions {
   /** A Gateway for a new session, checking calls against `caller`'s scopes. */
   gateway: (caller: Caller | undefined) => Gateway;
@@ -41,10 +42,11 @@ export interface HttpSessionsOptions {
   jsonResponse: boolean;
   /** A session with no open response for this long is closed; 0 keeps sessions until DELETE. */
   idleMs: number;
-  /** Sessions open at once (those being initialized count); past it an `initialize` gets 503. */
-  maxSessions: number;
-  /** Sessions one credential may hold at once (those being initialized count); past it its `initialize` gets 429. */
-  maxPerCaller?: number | undefined;
+  /**
+   * The places under `serve.maxSessions` and `serve.maxSessionsPerToken`, shared with the 2026 listen streams: a
+   * session holds one from its `initialize` on; with none left an `initialize` gets 503 (429 past the credential's share).
+   */
+  places: Places;
   onOpen?: (session: HttpSession) => void;
   /** What idle time is counted on; the real clock unless a test drives one. */
   clock?: CallClock | undefined;
@@ -60,10 +62,6 @@ export interface HttpSessionsOptions {
 export class HttpSessions {
   private readonly live = new Map<string, HttpSession>();
   private closed = false;
-  /** `initialize` requests answered now whose session is not in `live` yet: each holds a place. */
-  private opening = 0;
-  /** The same, by credential. */
-  private readonly openingBy = new Map<string | undefined, number>();
   private sweep: unknown;
   private readonly clock: CallClock;
 
@@ -106,25 +104,13 @@ export class HttpSessions {
   ): Promise<void> {
     // Each session keeps a Gateway (and the fleet subscriptions it holds): without a bound, a client opening
     // sessions without end would grow the process without end. Open sessions are not touched.
-    if (this.live.size + this.opening >= this.opts.maxSessions) return this.refuseFull(res, body);
-    // One credential must not take every place: past its share, it waits for its own sessions to end.
-    const callerId = caller?.id;
-    const share = this.opts.maxPerCaller;
-    if (share !== undefined && this.heldBy(callerId) >= share) return this.refuseFull(res, body, share);
-    this.opening += 1;
-    this.openingBy.set(callerId, (this.openingBy.get(callerId) ?? 0) + 1);
-    let placed = true;
-    const unplace = () => {
-      if (placed) {
-        this.opening -= 1;
-        this.openingBy.set(callerId, (this.openingBy.get(callerId) ?? 1) - 1);
-      }
-      placed = false;
-    };
+    const place = this.opts.places.take(caller?.id);
+    if (!place.ok) return refuseFull(res, body, place);
     try {
-      await this.start(caller, req, res, body, unplace);
+      await this.start(caller, req, res, body, place);
     } finally {
-      unplace();
+      // A session made holds its place until it ends; a request that made none gives it back now.
+      if (![...this.live.values()].some((s) => s.place === place)) place.free();
     }
   }
 
@@ -139,8 +125,8 @@ export class HttpSessions {
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
-    unplace: () => void,
-  ): Promise<void> {
+    place: Place,
+  ): Promise<HttpSession | undefined> {
     const gateway = this.opts.gateway(caller);
     let session: HttpSession | undefined;
     const store = new SessionEventStore();
@@ -160,8 +146,8 @@ export class HttpSessions {
           open: 0,
           idleSince: this.clock.now(),
           store,
+          place,
         };
-        unplace();
         this.live.set(id, session);
         this.track(session, res);
         this.opts.onOpen?.(session);
@@ -172,7 +158,11 @@ export class HttpSessions {
     await gateway.connect(transport);
     await answerWeb(transport, req, res, { parsed: body, store });
     // Refused before a session was made (a bad Accept header, say), or made after close() swept: nothing to keep.
-    if (session === undefined || this.closed) await this.end(gateway, session, 'stopping');
+    if (session === undefined || this.closed) {
+      await this.end(gateway, session, 'stopping');
+      return undefined;
+    }
+    return session;
   }
 
   /** Ends every session (their SSE streams close) and refuses new ones; idempotent. */
@@ -182,42 +172,9 @@ export class HttpSessions {
     await Promise.all([...this.live.values()].map((s) => this.end(s.gateway, s, 'stopping')));
   }
 
-  /** Sessions `callerId` holds: open ones and those being initialized. */
-  private heldBy(callerId: string | undefined): number {
-    let held = this.openingBy.get(callerId) ?? 0;
-    for (const s of this.live.values()) if (s.callerId === callerId) held += 1;
-    return held;
-  }
-
-  /** 503 when every place is taken; 429 when `share` says this credential holds all of its own. */
-  private refuseFull(res: ServerResponse, body: unknown, share?: number): void {
-    const id = (body as { id?: unknown }).id;
-    const max = this.opts.maxSessions;
-    const error =
-      share === undefined
-        ? {
-            code: -32000,
-            message: `Too many sessions: ${max} are open; retry later`,
-            data: { code: 'TOO_MANY_SESSIONS', maxSessions: max },
-          }
-        : {
-            code: -32000,
-            message: `Too many sessions for this credential: it holds ${share}; close one or retry later`,
-            data: { code: 'TOO_MANY_SESSIONS_FOR_TOKEN', maxSessionsPerToken: share },
-          };
-    const status = share === undefined ? 503 : 429;
-    res.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': String(FULL_RETRY_S) }).end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: typeof id === 'string' || typeof id === 'number' ? id : null,
-        error,
-      }),
-    );
-  }
-
   private track(session: HttpSession, res: ServerResponse): void {
     session.open += 1;
-    res.once('close', () => {
+    whenClosed(res, () => {
       session.open -= 1;
       if (session.open === 0) session.idleSince = this.clock.now();
     });
@@ -234,6 +191,7 @@ export class HttpSessions {
     // The first reason wins: closing the Gateway closes its transport, which reports a close of its own.
     const first = session !== undefined && this.live.get(session.id) === session;
     if (first) this.live.delete(session.id);
+    session?.place.free();
     await gateway.close();
     this.opts.onEnd?.(gateway, first ? session : undefined, why);
   }

@@ -14,7 +14,9 @@ import type { Gateway } from '../gateway.js';
 import type { Caller } from './auth.js';
 import { answerDeferred } from './deferred.js';
 import { GatewayPool } from './gateway-pool.js';
+import { isListen, ListenStreams } from './listen-streams.js';
 import { decodeParam, paramHeaderProblem } from './param-headers.js';
+import type { Places } from './places.js';
 
 /** The methods whose `Mcp-Name` header mirrors a field of the body, and which field. */
 const NAME_SOURCE: Record<string, string> = {
@@ -32,6 +34,8 @@ export interface StatelessOptions {
   jsonResponse: boolean;
   /** The input schema of an exposed tool (its `x-mcp-header` parameters are checked against their headers). */
   inputSchemaOf?: (tool: string) => unknown;
+  /** The places the 2025 sessions hold too: an open `subscriptions/listen` stream holds one. */
+  places: Places;
 }
 
 /** Why a 2026 POST is refused before it reaches a Gateway: the HTTP status and the JSON-RPC error body. */
@@ -49,9 +53,11 @@ export interface Refusal {
  */
 export class StatelessRequests {
   private readonly pool: GatewayPool;
+  private readonly listens: ListenStreams;
 
   constructor(private readonly opts: StatelessOptions) {
     this.pool = new GatewayPool(opts.gateway);
+    this.listens = new ListenStreams(opts.places);
   }
 
   /** Closes the Gateways kept for reuse; idempotent. */
@@ -79,7 +85,12 @@ export class StatelessRequests {
         req.rawHeaders[i + 1] = LATEST_PROTOCOL_VERSION;
     req.headers['mcp-protocol-version'] = LATEST_PROTOCOL_VERSION;
     const reusable = isPlainToolCall(body);
-    const gateway = reusable ? this.pool.take(caller) : this.opts.gateway(caller);
+    const gateway = isListen(body)
+      ? this.listens.admit(caller?.id, res, body, () => this.opts.gateway(caller))
+      : reusable
+        ? this.pool.take(caller)
+        : this.opts.gateway(caller);
+    if (gateway === undefined) return;
     // No session id generator: the SDK transport is then stateless (no Mcp-Session-Id, no initialize needed).
     const transport = new WebStandardStreamableHTTPServerTransport({
       enableJsonResponse: this.opts.jsonResponse,

@@ -99,6 +99,10 @@ export interface SseStream {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   events: SseEvent[];
+  /** Everything received so far, as it came (a refusal's JSON body). */
+  text(): string;
+  /** Settles when the response ended or its connection closed. */
+  ended: Promise<void>;
   close(): void;
 }
 
@@ -119,8 +123,14 @@ export function sse(
       (res) => {
         const events: SseEvent[] = [];
         let buffer = '';
+        let all = '';
+        const ended = new Promise<void>((done) => {
+          res.once('end', done);
+          res.once('close', done);
+        });
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
+          all += chunk;
           buffer += chunk;
           for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
             const block = buffer.slice(0, end);
@@ -139,10 +149,44 @@ export function sse(
           }
         });
         res.on('error', () => {});
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, events, close: () => req.destroy() });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          events,
+          text: () => all,
+          ended,
+          close: () => req.destroy(),
+        });
       },
     );
     req.on('error', reject);
     req.end(opts.body);
+  });
+}
+
+/** The 2026 revision, as its requests name it. */
+export const MODERN = '2026-07-28';
+
+/** Opens a 2026 `subscriptions/listen` stream asking for tool list changes; `headers` adds to those it needs. */
+export function listen2026(url: URL, id: number, headers: Record<string, string> = {}): Promise<SseStream> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  };
+  return sse(url, {
+    method: 'POST',
+    headers: {
+      ...MCP_POST,
+      'MCP-Protocol-Version': MODERN,
+      'Mcp-Method': 'subscriptions/listen',
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true }, _meta: meta },
+    }),
   });
 }

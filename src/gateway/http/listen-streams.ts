@@ -1,0 +1,51 @@
+import type { ServerResponse } from 'node:http';
+import type { Gateway } from '../gateway.js';
+import { type Places, refuseFull } from './places.js';
+import { whenClosed } from './response-end.js';
+
+/** One open `subscriptions/listen` stream: whose it is, and the Gateway that answers it. */
+interface ListenStream {
+  readonly callerId: string | undefined;
+  readonly gateway: Gateway;
+}
+
+/**
+ * The 2026 `subscriptions/listen` streams open now. A listen stream belongs to no session, yet it holds as much
+ * as one — a Gateway, the fleet's subscriptions, a response open for as long as the client likes — so it takes a
+ * place under the same caps as a session, for as long as its response is open.
+ */
+export class ListenStreams {
+  private readonly open = new Set<ListenStream>();
+
+  constructor(private readonly places: Places) {}
+
+  /**
+   * Gives a listen request a place and the Gateway `make` builds for it; with no place left it is refused as an
+   * `initialize` is (503, or 429 past the credential's share), and undefined is returned.
+   */
+  admit(
+    callerId: string | undefined,
+    res: ServerResponse,
+    body: unknown,
+    make: () => Gateway,
+  ): Gateway | undefined {
+    const place = this.places.take(callerId);
+    if (!place.ok) {
+      refuseFull(res, body, place);
+      return undefined;
+    }
+    const stream = { callerId, gateway: make() };
+    this.open.add(stream);
+    whenClosed(res, () => {
+      this.open.delete(stream);
+      place.free();
+    });
+    return stream.gateway;
+  }
+}
+
+/** Whether a 2026 POST is a `subscriptions/listen` request (a notification holds no stream). */
+export function isListen(body: unknown): boolean {
+  const msg = body as { id?: unknown; method?: unknown };
+  return msg.method === 'subscriptions/listen' && msg.id !== undefined;
+}
