@@ -12,7 +12,7 @@ interface ListenStream {
 /**
  * The 2026 `subscriptions/listen` streams open now. A listen stream belongs to no session, yet it holds as much
  * as one — a Gateway, the fleet's subscriptions, a response open for as long as the client likes — so it takes a
- * place under the same caps as a session, for as long as its response is open.
+ * place under the same caps as a session, for as long as its response is open, and it ends with its credential.
  */
 export class ListenStreams {
   private readonly open = new Set<ListenStream>();
@@ -41,6 +41,15 @@ export class ListenStreams {
       place.free();
     });
     return stream.gateway;
+  }
+
+  /**
+   * Ends the streams of every credential `keep` refuses (a token taken out of the tokens file). Closing a stream's
+   * Gateway closes its transport, which ends the event stream, and with it the response: the place is then free.
+   */
+  async revoke(keep: (callerId: string | undefined) => boolean): Promise<void> {
+    const gone = [...this.open].filter((s) => !keep(s.callerId));
+    await Promise.all(gone.map((s) => s.gateway.close()));
   }
 }
 

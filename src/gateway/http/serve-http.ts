@@ -52,7 +52,7 @@ export interface HttpGateway {
   readonly url: string;
   /** As {@link FleetGateway.started}: the fleet starts at the first session's `initialize`. */
   readonly started: Promise<void>;
-  /** Ends the sessions whose caller `keep` refuses (a token taken out of its file). */
+  /** Ends the sessions and 2026 listen streams whose caller `keep` refuses (a token taken out of its file). */
   revoke(keep: (callerId: string | undefined) => boolean): Promise<void>;
   /** Stops taking work: `/healthz` says `stopping` (503), sessions and 2026 requests end. Idempotent. */
   drain(): Promise<void>;
@@ -152,7 +152,9 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     port,
     url: `http://${authority(opts.address.host, port)}${MCP_PATH}`,
     started,
-    revoke: (keep) => sessions.revoke(keep),
+    revoke: async (keep) => {
+      await Promise.all([sessions.revoke(keep), modern.revoke(keep)]);
+    },
     drain,
     close: () => {
       closing ??= drain().then(

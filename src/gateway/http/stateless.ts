@@ -60,6 +60,11 @@ export class StatelessRequests {
     this.listens = new ListenStreams(opts.places);
   }
 
+  /** Ends the listen streams of every credential `keep` refuses (a token taken out of the tokens file). */
+  revoke(keep: (callerId: string | undefined) => boolean): Promise<void> {
+    return this.listens.revoke(keep);
+  }
+
   /** Closes the Gateways kept for reuse; idempotent. */
   close(): Promise<void> {
     return this.pool.close();
