@@ -6,7 +6,7 @@ import type { Gateway } from '../gateway.js';
 import type { Caller } from './auth.js';
 import { SessionEventStore } from './event-store.js';
 import { type Place, type Places, refuseFull } from './places.js';
-import { whenClosed } from './response-end.js';
+import { delivered, whenClosed } from './response-end.js';
 import { answerWeb } from './web-bridge.js';
 
 /** How long a client waits before reconnecting a dropped SSE stream (the `retry` field). */
@@ -31,9 +31,9 @@ export interface HttpSession {
 
 /**
  * Why a session ended: the client's DELETE (or its transport closing), no traffic for too long, its token no longer
- * accepted, or shutdown.
+ * accepted, shutdown, or its `initialize` answer never written whole (the client went away: no one has its id).
  */
-export type SessionEnd = 'deleted' | 'idle' | 'revoked' | 'stopping';
+export type SessionEnd = 'deleted' | 'idle' | 'revoked' | 'stopping' | 'undelivered';
 
 export interface HttpSessionsOptions {
   /** A Gateway for a new session, checking calls against `caller`'s scopes. */
@@ -106,12 +106,17 @@ export class HttpSessions {
     // sessions without end would grow the process without end. Open sessions are not touched.
     const place = this.opts.places.take(caller?.id);
     if (!place.ok) return refuseFull(res, body, place);
+    // Watched before anything is written: only then does a close tell a client that went away.
+    const answered = delivered(res);
+    let session: HttpSession | undefined;
     try {
-      await this.start(caller, req, res, body, place);
+      session = await this.start(caller, req, res, body, place);
     } finally {
       // A session made holds its place until it ends; a request that made none gives it back now.
       if (![...this.live.values()].some((s) => s.place === place)) place.free();
     }
+    // A session whose id never reached its client is one nobody can use or DELETE: it ends now, not when idle.
+    if (session !== undefined && !(await answered)) await this.end(session.gateway, session, 'undelivered');
   }
 
   /** Ends the sessions of every credential `keep` refuses (a token taken out of the tokens file). */

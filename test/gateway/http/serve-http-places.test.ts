@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BearerVerifier, type HttpGateway, serveHttp } from '../../../src/index.js';
 import { fixtureServer, fleetConfig, fleets } from '../../supervisor/fleet.js';
@@ -5,7 +6,7 @@ import { until } from '../serve-helpers.js';
 import { INITIALIZE, listen2026, MCP_POST, raw, type SseStream } from './helpers.js';
 
 // What holds a place under serve.maxSessions and serve.maxSessionsPerToken: 2025 sessions and 2026 listen
-// streams alike. Through serveHttp on a loopback port.
+// streams alike, and a session only while its client can use it. Through serveHttp on a loopback port.
 
 const { create, reap } = fleets();
 const closers: Array<() => Promise<void> | void> = [];
@@ -27,12 +28,14 @@ const verifier: BearerVerifier = {
 async function serve(
   serveConfig: { maxSessions: number; maxSessionsPerToken?: number },
   server = fixtureServer('a'),
+  jsonResponse = false,
 ): Promise<{ http: HttpGateway; url: URL; log: Array<[string, Record<string, string>]> }> {
   const { sup } = create({ ...fleetConfig([server]), serve: serveConfig });
   const log: Array<[string, Record<string, string>]> = [];
   const http = await serveHttp(sup, {
     address: { host: '127.0.0.1', port: 0 },
     verifier,
+    jsonResponse,
     onLog: (message, fields) => log.push([message, fields]),
   });
   closers.push(() => http.close());
@@ -88,4 +91,58 @@ describe('serve --http: a 2026 listen stream holds a place', () => {
     );
     expect(again.status).toBe(200);
   }, 30_000);
+});
+
+describe('serve --http: an initialize whose answer never reached its client', () => {
+  it.each([
+    ['an event stream', false],
+    ['one JSON body', true],
+  ])(
+    'answered as %s: ends that session at once and frees its place',
+    async (_, jsonResponse) => {
+      // The first initialize starts the fleet and its answer waits for the slow server: the client is gone by then.
+      const slow = fixtureServer('a', ['--slow-start', '1500']);
+      const { url, log } = await serve({ maxSessions: 1 }, slow, jsonResponse);
+      const opened = () => log.find(([m]) => m === 'session opened')?.[1];
+      const gone = new Promise<void>((resolve) => {
+        const req = request({
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: url.pathname,
+          headers: { ...MCP_POST, ...bearer(A) },
+        });
+        req.on('error', () => resolve());
+        req.on('close', () => resolve());
+        req.end(INITIALIZE);
+        // Dropped once the server made the session, before its answer could be written.
+        void until(opened, 10_000, 'the session opened').then(() => req.destroy());
+      });
+      await gone;
+      const session = opened()!.session;
+      await until(
+        () => log.find(([m, f]) => m === 'session closed' && f.session === session)?.[1],
+        10_000,
+        'the undelivered session closed',
+      );
+      expect(log.find(([m]) => m === 'session closed')?.[1]).toEqual({ session, why: 'undelivered' });
+      const next = await raw(url, {
+        method: 'POST',
+        headers: { ...MCP_POST, ...bearer(A) },
+        body: INITIALIZE,
+      });
+      expect(next.status).toBe(200);
+      closers.push(async () => {
+        await raw(url, {
+          method: 'DELETE',
+          headers: {
+            ...bearer(A),
+            'Mcp-Session-Id': String(next.headers['mcp-session-id']),
+            'Mcp-Protocol-Version': '2025-11-25',
+          },
+        });
+      });
+    },
+    30_000,
+  );
 });
