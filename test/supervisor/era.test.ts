@@ -29,7 +29,10 @@ describe('the supervisor and the era of its servers', () => {
     const clock = new SimulatedClock();
     const log = logFile();
     const health = { intervalMs: 10_000, timeoutMs: 2000, failureThreshold: 2 };
-    const modern = fixtureServer('m', [], { args: [MODERN, '--log', log], health });
+    // A startup budget long enough that the probe's answer comes within its bound (a third of it, at most 2 s) even
+    // on a loaded machine: a later answer would send initialize beside it, which is another test's subject.
+    const timeouts = { startupMs: 20_000, callMs: 3000, shutdownMs: 300 };
+    const modern = fixtureServer('m', [], { args: [MODERN, '--log', log], health, timeouts });
     // The same checks against a 2025 server that stopped answering ping: it must be found wedged.
     const control = fixtureServer('c', ['--no-pong'], { health: { ...health, timeoutMs: 200 } });
     // Each health check's answer, as the server machine hears it: the clock moves only while none is in flight,
