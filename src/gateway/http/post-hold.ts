@@ -61,11 +61,39 @@ const DATA = Buffer.from('data:');
 const DATA_LINE = Buffer.from('\ndata:');
 const RESULT_FIRST = Buffer.from('{"result":');
 
+/** One event of the transport's stream: the ids of its `id:` lines and its data (empty: a priming event), or a comment. */
+export type StreamEvent =
+  | { readonly kind: 'event'; readonly ids: readonly string[]; readonly data: Buffer }
+  | { readonly kind: 'comment' };
+
 /**
- * Follows a stream's events while it is still one answer alone (behind priming events, which carry no data). It
- * reads the transport's chunks as they are made: one whole event each, lines ended by `\n`, the data on one last
- * line. A chunk of any other shape is passed on as it is, unread, and so is anything but one answer. Bytes are
- * looked at, not decoded: an answer of megabytes costs a few scans, not a decode and an encode.
+ * A chunk of the transport's stream read as it is made: one whole event, lines ended by `\n`, the data on one
+ * last line; undefined for a chunk of any other shape. Bytes are looked at, not decoded: an event of megabytes
+ * costs a few scans, not a decode and an encode.
+ */
+export function readEvent(chunk: Uint8Array): StreamEvent | undefined {
+  const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  const end = b.length - 2;
+  if (end < 0 || b.indexOf('\n\n') !== end || b.includes(0x0d)) return undefined;
+  const dataFirst = b.subarray(0, DATA.length).equals(DATA);
+  const dataLine = dataFirst ? -1 : b.indexOf(DATA_LINE);
+  const dataAt = dataFirst ? 0 : dataLine < 0 ? -1 : dataLine + 1;
+  const ids: string[] = [];
+  // the lines before the data are a few short ones (event, id, retry): only they are decoded
+  for (const line of b.toString('utf8', 0, dataAt < 0 ? end : dataAt).split('\n')) {
+    if (line.startsWith(':')) return { kind: 'comment' };
+    if (line.startsWith('id:')) ids.push(line.slice(line.startsWith('id: ') ? 4 : 3));
+  }
+  if (dataAt < 0) return { kind: 'event', ids, data: b.subarray(0, 0) };
+  const from = dataAt + (b[dataAt + 5] === 0x20 ? 6 : 5);
+  // the data is the event's last line, and its only one
+  if (b.indexOf(0x0a, from) !== end) return undefined;
+  return { kind: 'event', ids, data: b.subarray(from, end) };
+}
+
+/**
+ * Follows a stream's events while it is still one answer alone (behind priming events, which carry no data). A
+ * chunk that is no whole event is passed on as it is, unread, and so is anything but one answer.
  */
 class AnswerWatch {
   private found: Buffer | undefined;
@@ -74,26 +102,13 @@ class AnswerWatch {
 
   /** Takes a chunk; false once the stream is anything but priming events and at most one answer. */
   push(chunk: Uint8Array): boolean {
-    const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const end = b.length - 2;
-    if (end < 0 || b.indexOf('\n\n') !== end || b.includes(0x0d)) return false;
-    const dataFirst = b.subarray(0, DATA.length).equals(DATA);
-    const dataLine = dataFirst ? -1 : b.indexOf(DATA_LINE);
-    const dataAt = dataFirst ? 0 : dataLine < 0 ? -1 : dataLine + 1;
-    // the lines before the data are a few short ones (event, id, retry): only they are decoded
-    for (const line of b.toString('utf8', 0, dataAt < 0 ? end : dataAt).split('\n')) {
-      // a comment (the transport's keep-alive) is a sign of life the client should get as the stream it is
-      if (line.startsWith(':')) return false;
-      if (line.startsWith('id:')) this.eventIds.push(line.slice(line.startsWith('id: ') ? 4 : 3));
-    }
-    if (dataAt < 0) return true;
-    const from = dataAt + (b[dataAt + 5] === 0x20 ? 6 : 5);
-    // the data is the event's last line, and its only one
-    if (b.indexOf(0x0a, from) !== end) return false;
-    const data = b.subarray(from, end);
-    if (data.length === 0) return true;
-    if (this.found !== undefined || !isAnswer(data)) return false;
-    this.found = data;
+    const event = readEvent(chunk);
+    // a comment (the transport's keep-alive) is a sign of life the client should get as the stream it is
+    if (event?.kind !== 'event') return false;
+    this.eventIds.push(...event.ids);
+    if (event.data.length === 0) return true;
+    if (this.found !== undefined || !isAnswer(event.data)) return false;
+    this.found = event.data;
     return true;
   }
 
