@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { passOn, type StreamShed } from './pass-on.js';
 import { holdPost, jsonObject } from './post-hold.js';
-import { passOn, sendJsonBody } from './web-answer.js';
+import { sendJsonBody } from './web-answer.js';
 import { handleWith, transportRequest } from './web-bridge.js';
 
 /**
@@ -28,6 +29,8 @@ export async function answerDeferred(
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
+  /** Told what the event stream lost when its client fell behind (passOn). */
+  onShed?: (shed: StreamShed) => void,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost').href;
   const response = await handleWith(transport, transportRequest(req, url, 'POST'), body);
@@ -50,7 +53,7 @@ export async function answerDeferred(
   }
   if (res.destroyed) return;
   res.writeHead(response.status, head);
-  await passOn(res, reader, held);
+  await passOn(res, reader, held, onShed);
 }
 
 /** The status of a body that is one JSON-RPC error response HTTP gives a status to; undefined for anything else. */

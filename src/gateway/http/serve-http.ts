@@ -11,6 +11,7 @@ import { frontHandler, MCP_PATH } from './front.js';
 import { FrontClients } from './front-clients.js';
 import { type HostGuard, hostGuard } from './guard.js';
 import { healthReport } from './healthz.js';
+import { STREAM_HARD_BYTES, STREAM_QUEUE_BYTES, type StreamShed } from './pass-on.js';
 import { Places } from './places.js';
 import { HttpSessions } from './sessions.js';
 import { StatelessRequests } from './stateless.js';
@@ -101,6 +102,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     opts.maxSessions ?? config.serve?.maxSessions ?? DEFAULT_MAX_SESSIONS,
     config.serve?.maxSessionsPerToken,
   );
+  const warn = opts.onWarn ?? (() => {});
   const sessions = new HttpSessions({
     jsonResponse: Boolean(opts.jsonResponse),
     idleMs: opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
@@ -112,6 +114,8 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
         session: session.id,
         ...(session.callerId !== undefined ? { caller: session.callerId } : {}),
       }),
+    onShed: (shed, session, method) =>
+      warn(shedText(shed, `${method} ${MCP_PATH}${session ? ` (session ${session})` : ''}`)),
     onEnd: (gateway, session, why) => {
       front.remove(gateway.server);
       if (session) log('session closed', { session: session.id, why });
@@ -123,6 +127,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     inputSchemaOf: (tool) => fleet.getTool(tool)?.inputSchema,
     gateway: (caller) => gatewayFor(caller, false),
     places,
+    onShed: (shed) => warn(shedText(shed, `POST ${MCP_PATH} (2026, no session)`)),
   });
 
   let stopping = false;
@@ -137,7 +142,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     sessions,
     modern,
     health: () => healthReport(fleet.status(), stopping),
-    onWarn: opts.onWarn ?? (() => {}),
+    onWarn: warn,
   });
   http.on('request', opts.wrap ? opts.wrap(handler, { guard, verifier }) : handler);
 
@@ -167,6 +172,14 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
       return closing;
     },
   };
+}
+
+/** The warning for a stream whose client fell behind: what it lost, said once per stream. */
+function shedText(shed: StreamShed, where: string): string {
+  const lost = `${shed.dropped} notifications (${shed.droppedBytes} bytes)`;
+  return shed.code === 'STREAM_ENDED'
+    ? `http ${where}: its client fell behind its event stream by more than ${STREAM_HARD_BYTES} bytes that may not be dropped; the stream was ended, having dropped ${lost}`
+    : `http ${where}: its client fell behind its event stream by more than ${STREAM_QUEUE_BYTES} bytes; dropped ${lost} meant for it`;
 }
 
 /** Binds the listener; resolves the port it got (the one asked for, or a free one for 0). */

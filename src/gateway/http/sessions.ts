@@ -5,6 +5,7 @@ import { type CallClock, holdOpen, REAL_CLOCK } from '../../protocol/call-clock.
 import type { Gateway } from '../gateway.js';
 import type { Caller } from './auth.js';
 import { SessionEventStore } from './event-store.js';
+import type { StreamShed } from './pass-on.js';
 import { type Place, type Places, refuseFull } from './places.js';
 import { delivered, whenClosed } from './response-end.js';
 import { answerWeb } from './web-bridge.js';
@@ -50,6 +51,8 @@ export interface HttpSessionsOptions {
   onOpen?: (session: HttpSession) => void;
   /** What idle time is counted on; the real clock unless a test drives one. */
   clock?: CallClock | undefined;
+  /** An event stream of a session (by id, once it has one) lost what its client fell behind by (passOn). */
+  onShed?: (shed: StreamShed, session: string | undefined, method: string) => void;
   /** After a session's Gateway closed. */
   onEnd?: (gateway: Gateway, session: HttpSession | undefined, why: SessionEnd) => void;
 }
@@ -92,7 +95,8 @@ export class HttpSessions {
   /** Hands a request to its session's transport, counting the response as open until it ends. */
   handle(session: HttpSession, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.track(session, res);
-    return answerWeb(session.transport, req, res, { store: session.store });
+    const onShed = (shed: StreamShed) => this.opts.onShed?.(shed, session.id, req.method ?? 'GET');
+    return answerWeb(session.transport, req, res, { store: session.store, onShed });
   }
 
   /** Answers an `initialize` POST (its body already parsed) with a new session. */
@@ -161,7 +165,9 @@ export class HttpSessions {
     // DELETE closes the transport; the SDK's Server then reports its own close.
     gateway.server.onclose = () => void this.end(gateway, session, 'deleted');
     await gateway.connect(transport);
-    await answerWeb(transport, req, res, { parsed: body, store });
+    // An initialize's stream lives no longer than its answer; its session is named once it has one.
+    const onShed = (shed: StreamShed) => this.opts.onShed?.(shed, session?.id, 'POST');
+    await answerWeb(transport, req, res, { parsed: body, store, onShed });
     // Refused before a session was made (a bad Accept header, say), or made after close() swept: nothing to keep.
     if (session === undefined || this.closed) {
       await this.end(gateway, session, 'stopping');

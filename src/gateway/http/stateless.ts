@@ -16,6 +16,7 @@ import { answerDeferred } from './deferred.js';
 import { GatewayPool } from './gateway-pool.js';
 import { isListen, ListenStreams } from './listen-streams.js';
 import { decodeParam, paramHeaderProblem } from './param-headers.js';
+import type { StreamShed } from './pass-on.js';
 import type { Places } from './places.js';
 
 /** The methods whose `Mcp-Name` header mirrors a field of the body, and which field. */
@@ -36,6 +37,8 @@ export interface StatelessOptions {
   inputSchemaOf?: (tool: string) => unknown;
   /** The places the 2025 sessions hold too: an open `subscriptions/listen` stream holds one. */
   places: Places;
+  /** A request's event stream lost what its client fell behind by (passOn). */
+  onShed?: (shed: StreamShed) => void;
 }
 
 /** Why a 2026 POST is refused before it reaches a Gateway: the HTTP status and the JSON-RPC error body. */
@@ -111,7 +114,7 @@ export class StatelessRequests {
     });
     await gateway.connect(transport);
     // The head waits for the first message, so an error the revision gives a status to (a server's −32021) gets it.
-    await answerDeferred(transport, req, res, body);
+    await answerDeferred(transport, req, res, body, this.opts.onShed);
     answered = true;
   }
 }

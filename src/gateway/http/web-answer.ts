@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { type HeldPost, holdPost } from './post-hold.js';
+import { passOn, type StreamShed } from './pass-on.js';
+import { holdPost } from './post-hold.js';
 
 // Writing what the SDK's web-standard transport answered onto Node's response: whole, as an event stream as it
 // comes, or, for a POST's answer that came alone, as one JSON body.
@@ -7,7 +8,8 @@ import { type HeldPost, holdPost } from './post-hold.js';
 /**
  * Writes a fetch `Response`: a body that is not an event stream whole, with its length; an event stream as it
  * comes. A POST's stream is held up to `holdMs` (0 for a stream that is not a POST's: never held): its answer,
- * alone, goes out as a JSON body; otherwise the head and what was held go out in one write, then the rest.
+ * alone, goes out as a JSON body; otherwise the head and what was held go out in one write, then the rest, through
+ * a queue bounded for a client that does not read (passOn).
  */
 export async function sendWeb(
   res: ServerResponse,
@@ -15,6 +17,8 @@ export async function sendWeb(
   holdMs: number,
   /** Told the ids of the events a POST's answer sent alone as JSON had: no client can ask for them. */
   onAlone?: (eventIds: readonly string[]) => void,
+  /** Told what an event stream whose client fell behind lost (passOn). */
+  onShed?: (shed: StreamShed) => void,
 ): Promise<void> {
   const head: Record<string, string | number> = Object.fromEntries(response.headers);
   if (!response.body) {
@@ -39,7 +43,7 @@ export async function sendWeb(
     }
     if (res.destroyed) return;
     res.writeHead(response.status, head);
-    await passOn(res, reader, held);
+    await passOn(res, reader, held, onShed);
     return;
   }
   res.writeHead(response.status, head);
@@ -47,7 +51,7 @@ export async function sendWeb(
   // The head goes out with the first event when there is one already (one write, not two); a stream that has
   // nothing yet (a GET stream may stay silent for long) sends it at once, so the client knows it is open.
   if ((await Promise.race([pending, nextTurn()])) === NOT_YET) res.flushHeaders();
-  await passOn(res, reader, { held: [], pending });
+  await passOn(res, reader, { held: [], pending }, onShed);
 }
 
 // What describes an event stream, not the JSON body that stands in for it.
@@ -73,42 +77,9 @@ export function sendJsonBody(
   res.writeHead(status, head).end(body);
 }
 
-/** Writes what was held in one write, then the rest of the stream as it comes, and ends the response. */
-export async function passOn(
-  res: ServerResponse,
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  from: Pick<HeldPost & { kind: 'stream' }, 'held' | 'pending'>,
-): Promise<void> {
-  if (from.held.length > 0)
-    await writeChunk(res, from.held.length === 1 ? from.held[0]! : Buffer.concat(from.held));
-  let pending = from.pending;
-  while (pending) {
-    const next = await pending;
-    if (!next || next.done || res.destroyed) break;
-    await writeChunk(res, next.value);
-    pending = reader.read().catch(() => undefined);
-  }
-  res.end();
-}
-
 const NOT_YET = Symbol('not yet');
 
 /** Resolves NOT_YET after what is already queued has run (a read whose chunk is there resolves before it). */
 function nextTurn(): Promise<typeof NOT_YET> {
   return new Promise((resolve) => setImmediate(() => resolve(NOT_YET)));
-}
-
-/** Writes a chunk, waiting for the socket to drain when it is full (or for the response to close). */
-export function writeChunk(res: ServerResponse, chunk: Uint8Array): Promise<void> {
-  if (res.destroyed) return Promise.resolve();
-  if (res.write(chunk)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
 }

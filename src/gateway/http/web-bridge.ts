@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { SessionEventStore } from './event-store.js';
+import type { StreamShed } from './pass-on.js';
 import { sendWeb } from './web-answer.js';
 
 /** What the SDK's transport reads of a body at most (its default); a longer one is handed on for its 413. */
@@ -87,6 +88,8 @@ export interface AnswerOptions {
   holdMs?: number;
   /** The session's event store: the events of an answer sent alone as JSON are dropped from it. */
   store?: SessionEventStore;
+  /** Told what an event stream lost when its client fell behind (passOn). */
+  onShed?: (shed: StreamShed) => void;
 }
 
 /**
@@ -103,7 +106,7 @@ export async function answerWeb(
   res: ServerResponse,
   opts: AnswerOptions = {},
 ): Promise<void> {
-  const { parsed, holdMs = HOLD_POST_MS, store } = opts;
+  const { parsed, holdMs = HOLD_POST_MS, store, onShed } = opts;
   let url: URL;
   try {
     url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
@@ -134,6 +137,7 @@ export async function answerWeb(
     await handleWith(transport, request, parsedBody),
     method === 'POST' ? holdMs : 0,
     forget,
+    onShed,
   );
 }
 
