@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { alive, cliProcesses, pidOf } from '../cli/helpers.js';
-import { serveConformance } from './serve-fixtures.js';
+import { fleetStarted, serveConformance } from './serve-fixtures.js';
 import { baselineMismatches, checkedBaseline, NODE22_UNAVAILABLE, SUITE_NEXT, suiteRuns } from './suite.js';
 
 const REVISION = '2026-07-28';
@@ -14,31 +14,8 @@ const conformance = suiteRuns(`the ${REVISION} conformance run against serve --h
 /** `serve --http` over the four stdio conformance fixtures, their names unchanged; the URL it printed. */
 async function serveFixture(dir: string): Promise<string> {
   const { url, serve } = await serveConformance(cli, dir, ['conformance', 'modern', 'tasks', 'tasks26']);
-  // The fleet starts on the first request; both servers are up before the suite's first call, since a tool of
-  // one still starting would read as unknown.
-  const listed = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': REVISION,
-      'mcp-method': 'tools/list',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/list',
-      params: {
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': REVISION,
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
-  expect(listed.status).toBe(200);
-  await listed.text();
-  await serve.waitFor(/event=log msg=started/, 15_000);
+  // Every server is up before the suite's first call, since a tool of one still starting would read as unknown.
+  await fleetStarted(url, serve);
   return url;
 }
 

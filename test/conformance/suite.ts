@@ -34,7 +34,8 @@ export const NODE22_UNAVAILABLE = pkg
   ? undefined
   : `no Node 22 package for ${process.platform}-${process.arch} in the registry: the conformance suite needs one`;
 
-function assertNode22Installed(): void {
+/** Throws, saying how to fix it, when the platform has a Node 22 package that was not installed. */
+export function assertNode22Installed(): void {
   if (!existsSync(NODE22)) {
     throw new Error(`${NODE22} is missing: \`npm ci\` installs it (the root package's prepare script)`);
   }

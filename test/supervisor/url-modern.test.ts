@@ -11,6 +11,19 @@ afterEach(async () => {
   await fixtures.killAll();
 });
 
+async function startModern(fx: { url: string }) {
+  const server = fixtureServer('web', [], {
+    command: '',
+    args: [],
+    remote: { url: fx.url, headers: {} },
+    protocol: '2026-07-28',
+    timeouts: { startupMs: 5000, callMs: 5000, shutdownMs: 1000 },
+  });
+  const { sup } = f.create(fleetConfig([server]));
+  await sup.start();
+  return sup;
+}
+
 describe('a url: server pinned to 2026-07-28', () => {
   it('is discovered and called statelessly, each request naming itself in its headers', async () => {
     const fx = await fixtures.start();
@@ -35,5 +48,28 @@ describe('a url: server pinned to 2026-07-28', () => {
     expect(call.headers).toMatchObject({ 'mcp-method': 'tools/call', 'mcp-name': 'echo' });
     // No handshake and no session: the 2025 era never went over the wire.
     expect(fx.seen.filter((r) => r.rpc === 'initialize' || r.session !== null)).toEqual([]);
+  });
+
+  it("answers a request it refuses with an HTTP error and a JSON-RPC error for that request: it is the call's answer, the server stays up", async () => {
+    const fx = await fixtures.start();
+    const sup = await startModern(fx);
+    // The SDK refuses a tool that needs sampling from a request that did not declare it: -32021, HTTP 400.
+    const refused = await sup.callToolOutcome('web.needs_sampling', {});
+    expect(refused).toMatchObject({ ok: false, code: 'REMOTE_ERROR', rpcCode: -32021 });
+    expect(sup.status()[0]).toMatchObject({ state: 'ready', restarts: 0 });
+    expect(await sup.callTool('web.echo', { text: 'still here' })).toBe('still here');
+  });
+
+  it('sends the Mcp-Param header of each x-mcp-header parameter, as the 2026 server requires, base64 where the text needs it', async () => {
+    const fx = await fixtures.start();
+    const sup = await startModern(fx);
+    expect(await sup.callTool('web.regional', { region: 'eu-west' })).toBe('region eu-west');
+    expect(await sup.callTool('web.regional', { region: ' zürich ' })).toBe('region  zürich ');
+    const calls = fx.seen.filter((r) => r.rpc === 'tools/call');
+    expect(calls.map((r) => r.headers['mcp-param-region'])).toEqual([
+      'eu-west',
+      `=?base64?${Buffer.from(' zürich ').toString('base64')}?=`,
+    ]);
+    expect(sup.status()[0]).toMatchObject({ state: 'ready', restarts: 0 });
   });
 });
