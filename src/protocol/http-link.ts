@@ -3,6 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcMessage } from '../framing/json-rpc.js';
 import type { ExitInfo, LinkError } from '../process/server-process.js';
 import { MODERN_PROTOCOL_VERSION } from './era.js';
+import { answersPosted, mayAnswerRequest } from './http-error-answer.js';
 import { headers2026 } from './http-headers-2026.js';
 import { describe, networkError } from './http-link-errors.js';
 import { probeOverHttp } from './http-probe.js';
@@ -29,7 +30,9 @@ const IMMEDIATE_DELETE_MS = 500;
  * A Streamable HTTP session with one remote server, on the SDK's client transport (session ids, the GET stream,
  * the protocol version header). Every failure of the HTTP layer is seen here as data — the fetch the transport
  * uses is ours — and ends the run at once: before the handshake it is a failed connect, after it a disconnect,
- * and a 404 for our session is a lost session. The connection fails every call in flight on that end.
+ * and a 404 for our session is a lost session. The connection fails every call in flight on that end. An HTTP
+ * error whose body is the JSON-RPC error of the request posted is that request's answer, not a failure of the link
+ * (http-error-answer.ts).
  */
 export class HttpLink implements ServerLink {
   readonly kind = 'remote' as const;
@@ -209,13 +212,12 @@ export class HttpLink implements ServerLink {
       this.fail(this.live ? 'disconnected' : 'connect_failed', networkError(err));
       throw err;
     }
+    const refused = res.status >= 400 && method === 'POST';
+    // A status that may carry the posted request's own error is read first: if it does, that is the answer.
+    const answerable = refused && mayAnswerRequest(res.status, withSession) && !isEventStream(res);
     // A refused GET means no server-to-client stream (MCP says 405; servers without sessions often say 404): the
     // session goes on over POSTs, whose own failures are what end it.
-    if (res.status >= 400 && method === 'POST') {
-      const detail = `HTTP ${res.status} ${res.statusText} to ${method}`;
-      if (res.status === 404 && withSession) this.fail('session_lost', { status: 404, detail });
-      else this.fail(this.live ? 'disconnected' : 'connect_failed', { status: res.status, detail });
-    }
+    if (refused && !answerable) this.refused(res, withSession);
     const init2 = { status: res.status, statusText: res.statusText, headers: res.headers };
     if (res.body && isEventStream(res)) return new Response(this.watched(res.body, over), init2);
     // A JSON answer (or none) is read whole here, as the transport would, so the request is over when it returns.
@@ -228,7 +230,19 @@ export class HttpLink implements ServerLink {
     } finally {
       over();
     }
+    if (answerable) {
+      if (answersPosted(init?.body, Buffer.from(body).toString('utf8')))
+        return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+      this.refused(res, withSession);
+    }
     return new Response(body.byteLength > 0 ? body : null, init2);
+  }
+
+  /** An HTTP error to a POST that is no answer to it: the run ends (see the class comment). */
+  private refused(res: Response, withSession: boolean): void {
+    const detail = `HTTP ${res.status} ${res.statusText} to POST`;
+    if (res.status === 404 && withSession) this.fail('session_lost', { status: 404, detail });
+    else this.fail(this.live ? 'disconnected' : 'connect_failed', { status: res.status, detail });
   }
 
   /** The stream as it is, except that its breaking (the server gone mid-stream) ends the run at once. */
