@@ -6,6 +6,7 @@ import { MODERN_PROTOCOL_VERSION } from './era.js';
 import { answersPosted, mayAnswerRequest } from './http-error-answer.js';
 import { headers2026 } from './http-headers-2026.js';
 import { describe, networkError } from './http-link-errors.js';
+import { ParamHeaders } from './http-param-headers.js';
 import { probeOverHttp } from './http-probe.js';
 import type { WriteOutcome } from './outgoing-queue.js';
 import type { LinkReader, OutgoingFacts, ServerLink } from './server-link.js';
@@ -49,6 +50,8 @@ export class HttpLink implements ServerLink {
   private latched = false;
   /** Ends a probe still waiting when the link stops. */
   private readonly probes = new AbortController();
+  /** Which tools mirror arguments in `Mcp-Param-*` headers, from the listings this link carried. */
+  private readonly params = new ParamHeaders();
 
   constructor(private readonly spec: HttpLinkSpec) {
     this.bound.limit = spec.queueBytes;
@@ -62,6 +65,7 @@ export class HttpLink implements ServerLink {
     // Failures are taken from the responses themselves (see fetch); the transport's own reports add nothing.
     this.transport.onerror = () => {};
     this.transport.onmessage = (message) => {
+      this.params.received(message);
       // One JSON line per message, into the same decoder a child's stdout feeds: caps and flattening apply alike.
       if (!this.exit) this.reader?.data(Buffer.from(`${JSON.stringify(message)}\n`, 'utf8'));
     };
@@ -100,6 +104,7 @@ export class HttpLink implements ServerLink {
       return 'full';
     }
     this.bound.queuedBytes += bytes;
+    this.params.sent(message);
     this.transport.send(message as JSONRPCMessage).then(
       () => {
         this.bound.queuedBytes -= bytes;
@@ -206,7 +211,7 @@ export class HttpLink implements ServerLink {
     const over = () => shared?.removeEventListener('abort', abort);
     let res: Response;
     try {
-      res = await fetch(url, { ...init, ...headers2026(init), signal: own.signal });
+      res = await fetch(url, { ...init, ...headers2026(init, this.params), signal: own.signal });
     } catch (err) {
       over();
       this.fail(this.live ? 'disconnected' : 'connect_failed', networkError(err));
