@@ -241,7 +241,10 @@ const rows: FaultRow[] = [
     flags: ['--server-requests'],
     act: async ({ call, events, logFile }) => {
       await eventually(() => events.filter((e) => e.type === 'refused').length >= 3, 3000, 'refusals');
-      const answers = readLog(logFile).filter((m) => !m.method);
+      // The refusals are told as they are written; the server logs each answer when it has read it.
+      const read = () => readLog(logFile).filter((m) => !m.method);
+      await eventually(() => read().length >= 3, 3000, 'the answers read by the server');
+      const answers = read();
       expect(answers.map((a) => [a.id, (a.error as { code?: number }).code])).toEqual([
         [0, -32601],
         [1, -32601],
