@@ -94,11 +94,13 @@ export class Gateway {
       settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
+      callerOf: (requestId) => this.callerOf(requestId),
     });
     this.resources = new GatewayResources(this.server, sup, {
       settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
+      callerOf: (requestId) => this.callerOf(requestId),
     });
     this.tasks = new GatewayTasks(this.server, sup, {
       onWarn: opts.onWarn,

@@ -75,6 +75,8 @@ export interface FrontRequest {
   signal?: AbortSignal | undefined;
   /** The client's trace context (its request's `_meta`), passed to the server's request. */
   trace?: TraceContext | undefined;
+  /** Who the request is made for (`CallOptions.caller`), when the client has a name. */
+  caller?: string | undefined;
 }
 
 /** A 2025 client's request as the rounds need it: its session's server, its id, its cancellation and trace. */
@@ -123,6 +125,7 @@ export function frontRounds<T>(
         inputCapabilities,
         ...(retry ? { retry } : {}),
         ...(front.trace ? { trace: front.trace } : {}),
+        ...(front.caller !== undefined ? { caller: front.caller } : {}),
       });
     },
   });

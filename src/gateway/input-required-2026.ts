@@ -46,6 +46,7 @@ export async function prompt2026(
   const out = await sup.getPrompt(name, args, {
     ...(opts.retry ? { retry: opts.retry } : {}),
     ...(opts.trace ? { trace: opts.trace } : {}),
+    ...(opts.caller !== undefined ? { caller: opts.caller } : {}),
     passInputRequired: true,
     inputCapabilities,
   });
@@ -61,6 +62,7 @@ export async function read2026(sup: Fleet, uri: string, opts: CallOptions): Prom
   const out = await sup.readResource(uri, {
     ...(opts.retry ? { retry: opts.retry } : {}),
     ...(opts.trace ? { trace: opts.trace } : {}),
+    ...(opts.caller !== undefined ? { caller: opts.caller } : {}),
     passInputRequired: true,
     inputCapabilitiesFor: (server) => permitted(opts.inputCapabilities, allowedKinds(servers, server)),
   });

@@ -25,6 +25,8 @@ export interface GatewayPromptsOptions {
   settled: () => Promise<void>;
   /** Quiet time before `notifications/prompts/list_changed` is sent. */
   debounceMs: number;
+  /** The caller a request of this client names (see `Gateway`'s `caller`), by the request's id. */
+  callerOf?: (requestId: string | number) => { caller?: string };
   onWarn?: ((message: string) => void) | undefined;
 }
 
@@ -58,9 +60,10 @@ export class GatewayPrompts {
       const { name, arguments: args } = request.params;
       // A 2026 client's input round, as for tools/call: its capabilities declared, its retry sent on as given. A
       // 2025 client is asked by serve with the 2025 requests it declared.
+      const named = opts.callerOf?.(extra.requestId) ?? {};
       const out = is2026Request(request.params)
-        ? await prompt2026(sup, name, args, frontCallOptions(request.params))
-        : await frontPrompt(sup, frontRequest(server, extra, request.params), name, args);
+        ? await prompt2026(sup, name, args, { ...frontCallOptions(request.params), ...named })
+        : await frontPrompt(sup, { ...frontRequest(server, extra, request.params), ...named }, name, args);
       if (!out.ok) throw rpcError(out);
       return out.result as never;
     });

@@ -24,6 +24,8 @@ export interface ResourcesOptions {
   settled: () => Promise<void>;
   /** Quiet time before `notifications/resources/list_changed` is sent. */
   debounceMs: number;
+  /** The caller a request of this client names (see `Gateway`'s `caller`), by the request's id. */
+  callerOf?: (requestId: string | number) => { caller?: string };
   onWarn?: ((message: string) => void) | undefined;
 }
 
@@ -70,9 +72,10 @@ export class GatewayResources {
       // A 2026 client answers a read's input rounds itself (its retry sent on as given); for a 2025 one, serve
       // asks it with the 2025 requests it declared.
       const modern = is2026Request(request.params);
+      const named = opts.callerOf?.(extra.requestId) ?? {};
       const out = modern
-        ? await read2026(sup, uri, frontCallOptions(request.params))
-        : await frontRead(sup, frontRequest(server, extra, request.params), uri);
+        ? await read2026(sup, uri, { ...frontCallOptions(request.params), ...named })
+        : await frontRead(sup, { ...frontRequest(server, extra, request.params), ...named }, uri);
       if (!out.ok && modern && out.code === 'INPUT_REQUIRED' && out.input) return out.input as never;
       if (!out.ok) throw rpcError(out);
       return { contents: out.contents as never, ...(out._meta ? { _meta: out._meta } : {}) };

@@ -37,11 +37,14 @@ export async function requestOutcome<T>(
   params: unknown,
   timeoutMs: number,
   capabilities?: Record<string, unknown>,
+  /** Who the request is made for (`CallOptions.caller`): the server's requests meanwhile are told of it. */
+  caller?: string,
 ): Promise<SurfaceOutcome<T>> {
   try {
     const result = await conn.request(method, params, {
       timeoutMs,
       ...(capabilities ? { capabilities } : {}),
+      ...(caller !== undefined ? { caller } : {}),
     });
     if (typeof result !== 'object' || result === null || Array.isArray(result)) {
       return surfaceFailure(

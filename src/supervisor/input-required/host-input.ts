@@ -12,16 +12,16 @@ import type { InputHandler } from './rounds.js';
  */
 export type PromptInputOptions = Pick<
   CallOptions,
-  'retry' | 'passInputRequired' | 'inputCapabilities' | 'trace'
+  'retry' | 'passInputRequired' | 'inputCapabilities' | 'trace' | 'caller'
 >;
 
 /** The options as checked (a JavaScript caller can pass anything): the options, or why they are wrong. */
 export function checkPromptInput(opts: unknown): PromptInputOptions | string {
   if (opts === undefined) return {};
   if (typeof opts !== 'object' || opts === null) return 'prompt options must be an object';
-  const { retry, passInputRequired, inputCapabilities, trace } = opts as Record<string, unknown>;
+  const { retry, passInputRequired, inputCapabilities, trace, caller } = opts as Record<string, unknown>;
   const out: CallOptions = {};
-  const wrong = checkCallExtras({ retry, passInputRequired, inputCapabilities, trace }, out);
+  const wrong = checkCallExtras({ retry, passInputRequired, inputCapabilities, trace, caller }, out);
   return wrong ?? out;
 }
 

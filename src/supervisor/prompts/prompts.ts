@@ -186,6 +186,7 @@ export class FleetPrompts {
           params,
           timeout,
           declared,
+          opts.caller,
         );
         const kind = sent.ok ? resultKind(sent.result) : undefined;
         if (kind?.kind === 'input_required' && !opts.passInputRequired) return { input: kind.input };

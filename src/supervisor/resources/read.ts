@@ -60,6 +60,7 @@ export async function readResourceAt(
         raw = await conn.request('resources/read', params, {
           timeoutMs,
           ...(capabilities ? { capabilities } : {}),
+          ...(opts.caller !== undefined ? { caller: opts.caller } : {}),
         });
       } catch (err) {
         return { done: resourceFailureFromError(err, where) };

@@ -61,4 +61,24 @@ describe("a server's request goes to the client whose call it serves", () => {
     });
     expect(alice.asked).toHaveLength(1);
   });
+
+  it('puts an elicitation made during a prompts/get to the client that asked for the prompt', async () => {
+    const fx = fixtureServer('fx', ['--prompts', '1', '--ask-prompt'], { allow: ['elicitation'] });
+    const { sup } = create(fleetConfig([fx]));
+    const http = await serveHttp(sup, {
+      address: { host: '127.0.0.1', port: 0 },
+      verifier: tokenVerifier([
+        { token: 'token-of-alice-0123456789abcdef', scopes: [], id: 'alice' },
+        { token: 'token-of-bob-0123456789abcdef00', scopes: [], id: 'bob' },
+      ]),
+    });
+    closers.push(() => http.close());
+    const alice = await client(http, 'token-of-alice-0123456789abcdef', 'alice');
+    const bob = await client(http, 'token-of-bob-0123456789abcdef00', 'bob');
+    const got = await alice.c.getPrompt({ name: 'fx.ask_name' });
+    const said = (got.messages[0]?.content as { text?: string } | undefined)?.text ?? '';
+    expect(JSON.parse(said)).toEqual({ result: { action: 'accept', content: { name: 'alice' } } });
+    expect(alice.asked).toHaveLength(1);
+    expect(bob.asked).toEqual([]);
+  });
 });
