@@ -24,23 +24,45 @@ const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const DURATION_PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 const SIZE = /^(\d+(?:\.\d+)?)(B|KiB|MiB|GiB|kB|KB|MB|GB)$/;
 
-const DURATION_HELP = 'expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)';
+const DURATION_HELP = {
+  ms: 'expected milliseconds or a number with a unit (250ms, 5s, 1m, 1h, 1m30s)',
+  error: 'expected a number with a unit (250ms, 5s, 1m, 1h, 1m30s)',
+};
 const SIZE_HELP =
   'expected bytes or a number with a unit (512B, 64KiB, 1MiB, 1GiB; kB, MB, GB are powers of 1000)';
 
-/** Reads a duration (`250ms`, `5s`, `1m`, `1h`, `1m30s`, or a number / numeric string of ms) into ms. */
-export function parseDuration(input: unknown): UnitResult {
+/**
+ * How a number without a unit reads: `ms` for formats that define one (a flag documented in milliseconds, another
+ * tool's file), `error` for our config, where `startup: 10` meant 10 s far more often than 10 ms.
+ */
+export type BareNumber = 'ms' | 'error';
+
+/**
+ * Reads a duration (`250ms`, `5s`, `1m`, `1h`, `1m30s`) into ms. A bare number (or numeric string) is ms when
+ * `bare` is `ms`; otherwise only 0 is, since it needs no unit.
+ */
+export function parseDuration(input: unknown, bare: BareNumber = 'ms'): UnitResult {
   let ms: number;
-  if (typeof input === 'number') {
-    ms = input;
-  } else if (typeof input === 'string' && PLAIN_NUMBER.test(input)) {
-    ms = Number(input);
+  const plain =
+    typeof input === 'number'
+      ? input
+      : typeof input === 'string' && PLAIN_NUMBER.test(input)
+        ? Number(input)
+        : undefined;
+  if (plain !== undefined) {
+    if (bare === 'error' && plain > 0) {
+      return {
+        ok: false,
+        message: `duration ${show(input)} has no unit: add one, e.g. ${unitless(plain)}s or ${unitless(plain)}ms`,
+      };
+    }
+    ms = plain;
   } else if (typeof input === 'string' && DURATION.test(input)) {
     ms = 0;
     for (const [, amount, unit] of input.matchAll(DURATION_PART))
       ms += Number(amount) * DURATION_UNITS[unit!]!;
   } else {
-    return { ok: false, message: `invalid duration ${show(input)}: ${DURATION_HELP}` };
+    return { ok: false, message: `invalid duration ${show(input)}: ${DURATION_HELP[bare]}` };
   }
   if (!Number.isFinite(ms))
     return { ok: false, message: `invalid duration ${show(input)}: not a finite number` };
@@ -73,6 +95,10 @@ export function parseSize(input: unknown): UnitResult {
     return { ok: false, message: `invalid size ${show(input)}: must be a whole number of bytes` };
   }
   return { ok: true, value: bytes };
+}
+
+function unitless(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'N';
 }
 
 function show(v: unknown): string {

@@ -19,11 +19,11 @@ function fromUnit(r: UnitResult, ctx: z.RefinementCtx, min = 0): number {
   return r.value;
 }
 
-/** A duration field (`250ms`, `5s`, `1m`, `1h`, or ms) with its default, in ms. */
+/** A duration field (`250ms`, `5s`, `1m`, `1h`; a bare number other than 0 is refused) with its default, in ms. */
 export function duration(defaultMs: number) {
   return z
     .unknown()
-    .transform((v, ctx) => fromUnit(parseDuration(v), ctx))
+    .transform((v, ctx) => fromUnit(parseDuration(v, 'error'), ctx))
     .default(defaultMs);
 }
 

@@ -119,6 +119,17 @@ describe('mcp-supervisor check', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('refuses a duration without a unit at its line, saying which unit to add', async () => {
+    const dir = cli.tempDir();
+    const path = join(dir, 'units.yaml');
+    writeFileSync(path, 'servers:\n  a:\n    command: srv\n    timeouts: { startup: 10, call: 5s }\n');
+    const r = await cli.runCli(['check', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `${path}:4:17 servers.a.timeouts.startup: duration 10 has no unit: add one, e.g. 10s or 10ms\n`,
+    );
+  });
+
   it('reports a list or map used as a key at its line, with no warning from the YAML parser', async () => {
     const dir = cli.tempDir();
     const path = join(dir, 'keys.yaml');

@@ -113,7 +113,11 @@ const supervisor = fc.dictionary(
   { maxKeys: 4 },
 );
 // Documents built only from good values, so the success path is exercised as often as the failure paths.
-const duration = fc.oneof(fc.constantFrom('250ms', '5s', '1m30s', '${DUR:-1s}'), fc.nat({ max: 100_000 }));
+const duration = fc.oneof(
+  fc.constantFrom('250ms', '5s', '1m30s', '${DUR:-1s}'),
+  fc.nat({ max: 100_000 }).map((n) => `${n}ms`),
+  fc.constant(0),
+);
 const goodOnly = fc.record(
   {
     command: fc.constantFrom('node', '${A}', '/usr/bin/x'),

@@ -45,6 +45,23 @@ describe('parseDuration', () => {
     expect(parseDuration(input)).toEqual({ ok: false, message });
   });
 
+  it.each([
+    [10, 'duration 10 has no unit: add one, e.g. 10s or 10ms'],
+    ['5000', 'duration "5000" has no unit: add one, e.g. 5000s or 5000ms'],
+    ['5', 'duration "5" has no unit: add one, e.g. 5s or 5ms'],
+    [2.5, 'duration 2.5 has no unit: add one, e.g. 2.5s or 2.5ms'],
+  ])('refuses a bare %j where a unit is required, saying which to add', (input, message) => {
+    expect(parseDuration(input, 'error')).toEqual({ ok: false, message });
+  });
+
+  it('takes a bare 0 and every unit where a unit is required', () => {
+    expect(parseDuration(0, 'error')).toEqual({ ok: true, value: 0 });
+    expect(parseDuration('0', 'error')).toEqual({ ok: true, value: 0 });
+    expect(parseDuration('10s', 'error')).toEqual({ ok: true, value: 10_000 });
+    expect(parseDuration('1m30s', 'error')).toEqual({ ok: true, value: 90_000 });
+    expect(parseDuration(-1, 'error')).toEqual({ ok: false, message: 'invalid duration -1: must not be negative' });
+  });
+
   it('accepts exactly the longest timer Node honours, and not one ms more', () => {
     expect(parseDuration(MAX_DURATION_MS)).toEqual({ ok: true, value: MAX_DURATION_MS });
     expect(parseDuration(MAX_DURATION_MS + 1).ok).toBe(false);
