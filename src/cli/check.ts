@@ -6,7 +6,7 @@ import { type ConfigReading, readConfig } from '../config/parse-config.js';
 import { sortProblems } from '../config/problem-sink.js';
 import type { ServerConfig, SupervisorConfig } from '../config/types.js';
 import { type ContainmentKind, chooseContainment } from '../process/containment.js';
-import type { LocatedProblem } from '../registry/located-yaml.js';
+import { formatProblem, type LocatedProblem } from '../registry/located-yaml.js';
 import { maskArgs, maskHeaders, maskInline } from '../trust/mask.js';
 import { displayCommand } from './approval.js';
 import { assertConfigPath } from './config-file.js';
@@ -68,6 +68,7 @@ function checkData(
       ? {
           containment,
           servers: config.servers.map((s) => ({ id: s.id, disabled: s.disabled, remote: !!s.remote })),
+          ...(config.serve?.authProblems ? { serveHttpProblems: config.serve.authProblems } : {}),
         }
       : {}),
   };
@@ -102,6 +103,8 @@ export function summarize(config: SupervisorConfig, containment?: ContainmentKin
   ];
   const width = Math.max(0, ...config.servers.map((s) => s.id.length));
   for (const s of config.servers) lines.push(...serverLines(s, width, containment));
+  for (const p of config.serve?.authProblems ?? [])
+    lines.push(`only serve --http reads serve.auth, and it would stop at: ${formatProblem(p)}`);
   return lines;
 }
 

@@ -127,7 +127,14 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
   const supResult = SupervisorSectionSchema.safeParse(section('supervisor'), { error: configErrorMap });
   if (!supResult.success) sink.zod(supResult.error.issues, ['supervisor']);
   const supervisor = supResult.success ? supResult.data : SupervisorSectionSchema.parse(undefined);
-  const serveResult = ServeSectionSchema.safeParse(section('serve'), { error: configErrorMap });
+  // `serve.auth` is read by `serve --http` alone: an unset `${GATEWAY_TOKEN}` there is that command's problem,
+  // so the same file still serves a stdio client, runs and checks.
+  const authSink = new ProblemSink(doc, text, source, rootSchema);
+  const serveValue = interpolateTree(top['serve'], env, ['serve']);
+  for (const issue of serveValue.issues)
+    (issue.path[1] === 'auth' ? authSink : sink).atRef(issue.path, issue.ref, issue.message);
+  if (authSink.size > 0 && isRecord(serveValue.value)) delete serveValue.value['auth'];
+  const serveResult = ServeSectionSchema.safeParse(serveValue.value, { error: configErrorMap });
   if (!serveResult.success) sink.zod(serveResult.error.issues, ['serve']);
   const serve: ParsedServe = serveResult.success ? serveResult.data : {};
 
@@ -175,14 +182,19 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
       containment: supervisor.containment,
       logs: supervisor.logs,
     },
-    ...serveSection(serve, baseDir),
+    ...serveSection(serve, baseDir, authSink.sorted()),
     servers,
   };
   return { config, serverPaths, problems: sink.sorted(), locate: doc.locate };
 }
 
-function serveSection(serve: ParsedServe, baseDir: string): Pick<SupervisorConfig, 'serve'> {
+function serveSection(
+  serve: ParsedServe,
+  baseDir: string,
+  authProblems: LocatedProblem[],
+): Pick<SupervisorConfig, 'serve'> {
   const out: NonNullable<SupervisorConfig['serve']> = {};
+  if (authProblems.length > 0) out.authProblems = authProblems;
   if (serve.maxResultBytes !== undefined) out.maxResultBytes = serve.maxResultBytes;
   if (serve.maxSessions !== undefined) out.maxSessions = serve.maxSessions;
   if (serve.maxSessionsPerToken !== undefined) out.maxSessionsPerToken = serve.maxSessionsPerToken;

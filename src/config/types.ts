@@ -5,6 +5,7 @@ import type {
   RestartStrategyName,
 } from '../machines/restart-policy.js';
 import type { ContainmentSetting } from '../process/containment.js';
+import type { LocatedProblem } from '../registry/located-yaml.js';
 import type { NormalizedMcpTool } from '../registry/manifest.js';
 import type { ServerLimits } from './limits.js';
 import type { PinnedProtocol } from './protocol-setting.js';
@@ -108,6 +109,11 @@ export interface SupervisorConfig {
     maxSessionsPerToken?: number;
     /** Who may call `serve --http`; absent: no auth, which only a loopback address allows. */
     auth?: { tokens: ServeToken[] /** Absolute path. */; tokensFile?: string };
+    /**
+     * Why `serve.auth` could not be read (an unset `${VAR}`): only `serve --http` reads it, so only it fails on
+     * them; everything else runs the file as if `serve.auth` were absent.
+     */
+    authProblems?: LocatedProblem[];
     /** Hosts and origins `serve --http` accepts besides its own loopback address. */
     allowedHosts?: string[];
     allowedOrigins?: string[];

@@ -1,3 +1,4 @@
+import { ConfigError } from '../../config/config-error.js';
 import { isLoopback } from '../../gateway/http/address.js';
 import { tokenVerifier } from '../../gateway/http/auth.js';
 import { type HttpGateway, ListenError, serveHttp } from '../../gateway/http/serve-http.js';
@@ -28,6 +29,7 @@ export async function serveHttpCommand(
   version: string,
 ): Promise<number> {
   const config = await readConfigFile(configPath);
+  if (config.serve?.authProblems) throw new ConfigError(config.serve.authProblems);
   checkServerIds(config, flags.trust, '--trust');
   const tokens = await loadTokens(config);
   if (!tokens && !isLoopback(address.host))
