@@ -85,7 +85,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
   try {
     if (flags.stately !== undefined) {
       stately = await startStately(flags.stately === true ? 8080 : flags.stately);
-      reporter.log('info', `stately inspector: ${stately.url}`, { url: stately.url });
+      reporter.announce(`stately inspector: ${stately.url}`, { url: stately.url });
     }
     const fleet = openFleet(config, flags, reporter, {
       ask: interactive
@@ -109,8 +109,7 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
         allowedHosts: config.serve?.allowedHosts,
         onWarn: (m) => reporter.log('warn', m),
       });
-      if (!tty) reporter.log('info', `metrics at ${metrics.url}`, { url: metrics.url });
-      else process.stderr.write(`metrics at ${metrics.url}\n`);
+      reporter.announce(`metrics at ${metrics.url}`, { url: metrics.url });
     }
     const reloadFleet = fleetReload(fleet, configPath, reporter);
     closeControl = await openFleetControl(fleet, configPath, flags, reporter, 'run', reloadFleet);
@@ -121,9 +120,10 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
         () => (stopped ? 'stopped' : stopping ? 'stopping' : 'running'),
         closeControl.logs,
       );
-      if (!tty) reporter.log('info', `inspector UI at ${ui.url}`, { url: ui.url });
-      else process.stderr.write(`inspector UI at ${ui.url}\n`);
+      reporter.announce(`inspector UI at ${ui.url}`, { url: ui.url });
+      closeControl.publish('ui', ui.url);
     }
+    if (metrics) closeControl.publish('metrics', metrics.url);
     reporter.header([
       `mcp-supervisor run ${config.source}: ${config.servers.length} server(s)${ui ? `, UI ${ui.url}` : ''} (Ctrl-C to stop)`,
     ]);

@@ -4,7 +4,7 @@ import { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { type ControlHandler, type ControlServer, openControlServer } from './control-server.js';
 import { controlHandlers } from './handlers.js';
-import type { InstanceInfo } from './protocol.js';
+import type { InstanceInfo, InstanceUrl } from './protocol.js';
 
 export interface OpenControlOptions {
   /** The state directory: the socket goes here, and the log files under `logs/` when the config asks for them. */
@@ -20,6 +20,8 @@ export interface OpenControlOptions {
 export interface Control extends ControlServer {
   /** Each server's kept stderr lines and log messages. */
   readonly logs: ServerLogs;
+  /** Tells `status` an address the instance now serves on (the inspector's, with its token). */
+  publish(name: InstanceUrl, url: string): void;
 }
 
 /**
@@ -50,6 +52,9 @@ export async function openControl(sup: Supervisor, opts: OpenControlOptions): Pr
   return {
     path: server.path,
     logs,
+    publish: (name, url) => {
+      info.urls = { ...info.urls, [name]: url };
+    },
     close: async () => {
       await server.close();
       logs.close();

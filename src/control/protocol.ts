@@ -68,7 +68,12 @@ export interface InstanceInfo {
   /** `run` or `serve` (and how: `serve --http`), for people choosing between instances. */
   command: string;
   startedAt: number;
+  /** Where the instance serves people and tools besides the socket (`ui`, `metrics`, `http`), once it does. */
+  urls?: Partial<Record<InstanceUrl, string>>;
 }
+
+/** The addresses an instance may publish in `status`. */
+export type InstanceUrl = 'ui' | 'metrics' | 'http';
 
 export function answerOk(data: unknown): ControlAnswer {
   return { v: CONTROL_PROTOCOL_VERSION, ok: true, data };

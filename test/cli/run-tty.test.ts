@@ -1,70 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  allGone,
-  BIN,
-  cliProcesses,
-  ensureBuilt,
-  pidOf,
-  ROOT,
-  sleep,
-  writeFixtureConfig,
-} from './helpers.js';
-
-// util-linux `script` gives the CLI a real pseudo-terminal, the way a person runs it.
-const SCRIPT = '/usr/bin/script';
-const hasScript = existsSync(SCRIPT);
-if (!hasScript)
-  console.warn(
-    `\n#### TTY TEST DID NOT RUN: ${SCRIPT} is missing; the live table and prompt were NOT checked ####\n`,
-  );
+import { allGone, cliProcesses, ensureBuilt, pidOf, writeFixtureConfig } from './helpers.js';
+import { hasScript, terminals } from './terminal.js';
 
 const cli = cliProcesses();
-const children: ChildProcess[] = [];
-const homes: string[] = [];
-afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-  await cli.reap();
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
-});
+// Registered after the reap: hooks run last-registered first, so each terminal is killed before its servers are reaped.
+afterEach(() => cli.reap());
+const onTerminal = terminals();
 beforeAll(() => ensureBuilt(), 120_000);
-
-/** Runs the CLI under a pseudo-terminal; returns a reader of everything it drew and a way to type. */
-function onTerminal(args: string[]) {
-  const home = mkdtempSync(join(tmpdir(), 'mcp-sup-tty-'));
-  homes.push(home);
-  const cmd = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  // `exec`: no shell between the terminal and the CLI, whose death would send the CLI a SIGHUP of its own.
-  const child = spawn(SCRIPT, ['-qfec', `exec ${cmd}`, '/dev/null'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      TERM: 'xterm',
-      COLUMNS: '120',
-      LINES: '40',
-      MCP_SUPERVISOR_TRUST_STORE: join(home, 'trust.json'),
-      XDG_STATE_HOME: join(home, 'state'),
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let screen = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    screen += d.toString();
-  });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const waitFor = async (pattern: RegExp, ms = 10_000) => {
-    const end = Date.now() + ms;
-    while (!pattern.test(screen)) {
-      if (Date.now() > end) throw new Error(`no ${pattern} on the terminal; it showed:\n${screen}`);
-      await sleep(20);
-    }
-  };
-  return { child, screen: () => screen, waitFor, type: (s: string) => child.stdin!.write(s), exited };
-}
 
 describe.skipIf(!hasScript)('run on a terminal', () => {
   it('asks before trusting, draws the live table in place, and stops on Ctrl-C with nothing left', async () => {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ControlSocketError } from '../../control/control-server.js';
 import { openControl } from '../../control/open-control.js';
+import type { InstanceUrl } from '../../control/protocol.js';
 import { reloadHandler } from '../../control/reload-handler.js';
 import { StateDirUnsafeError } from '../../process/state-dir-safety.js';
 import type { ServerLogs } from '../../supervisor/observe/server-logs.js';
@@ -11,8 +12,14 @@ import type { FleetReload } from '../fleet-reload.js';
 import type { Reporter } from '../output/reporter.js';
 import { stateDirPath } from '../store-path.js';
 
-/** Closes the control socket; carries the log ring it keeps, for the inspector page to show tails from. */
-export type CloseControl = (() => Promise<void>) & { logs?: ServerLogs };
+/**
+ * Closes the control socket; carries the log ring it keeps (for the inspector page to show tails from) and
+ * `publish`, which tells `status` an address the instance serves on.
+ */
+export type CloseControl = (() => Promise<void>) & {
+  logs?: ServerLogs;
+  publish: (name: InstanceUrl, url: string) => void;
+};
 
 /**
  * Opens the control socket of `run` and `serve` in the state directory; resolves its close function. A socket
@@ -37,11 +44,11 @@ export async function openFleetControl(
       ...(reload ? { handlers: { reload: reloadHandler(() => reload('control')) } } : {}),
     });
     reporter.log('info', 'control socket open', { socket: control.path });
-    return Object.assign(() => control.close(), { logs: control.logs });
+    return Object.assign(() => control.close(), { logs: control.logs, publish: control.publish });
   } catch (err) {
     if (err instanceof StateDirUnsafeError) throw new CliError('state_dir_unsafe', err.message);
     if (!(err instanceof ControlSocketError)) throw err;
     warn(`${err.message}; status, restart and logs from another terminal are unavailable`);
-    return async () => {};
+    return Object.assign(async () => {}, { publish: () => {} });
   }
 }

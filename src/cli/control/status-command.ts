@@ -1,4 +1,4 @@
-import type { InstanceInfo } from '../../control/protocol.js';
+import type { InstanceInfo, InstanceUrl } from '../../control/protocol.js';
 import type { TreeUsage } from '../../process/tree-usage.js';
 import type { ServerStatus } from '../../supervisor/types.js';
 import { formatDuration } from '../durations.js';
@@ -11,6 +11,9 @@ export interface StatusData {
   now: number;
   servers: Array<ServerStatus & { usage?: TreeUsage }>;
 }
+
+// Whole on lines of their own, never cut to a width: they are there to be copied (the inspector's carries its token).
+const URL_LABELS: Record<InstanceUrl, string> = { ui: 'inspector', metrics: 'metrics', http: 'mcp' };
 
 const COLUMNS = ['ID', 'STATE', 'PID', 'RESTARTS', 'UPTIME', 'TOOLS', 'CPU', 'RSS', 'LAST EXIT'] as const;
 
@@ -39,8 +42,10 @@ export function renderStatus(data: StatusData): string[] {
   const widths = COLUMNS.map((h, n) => Math.max(h.length, ...cells.map((c) => c[n]!.length)));
   const layout = (c: readonly string[]) =>
     c.map((v, n) => (n === c.length - 1 ? v : v.padEnd(widths[n]!))).join('  ');
+  const urls = Object.entries(i.urls ?? {}).map(([name, url]) => `${URL_LABELS[name as InstanceUrl]} ${url}`);
   return [
     `${i.command} ${i.config} (pid ${i.pid}, up ${formatDuration(now - i.startedAt)})`,
+    ...urls,
     layout(COLUMNS),
     ...cells.map(layout),
   ];

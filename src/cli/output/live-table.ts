@@ -71,6 +71,17 @@ export class LiveTable {
     this.invalidate();
   }
 
+  /**
+   * A line that stays (an address to copy): written whole above the table, however wide, and the table drawn
+   * again under it, so the cursor moves of later redraws never reach it.
+   */
+  print(line: string): void {
+    const clear = this.drawn > 0 ? `${ESC}${this.drawn}F${ESC}J` : '';
+    this.drawn = 0;
+    this.stream.write(`${clear}${line}\n`);
+    this.invalidate();
+  }
+
   /** Adds a line to the recent-events list under the table. */
   note(line: string): void {
     this.recentLines.push(line);

@@ -13,6 +13,8 @@ export interface Reporter {
   logger(): SupervisorLogger;
   /** Lines above the table (ignored by the line log, which logs them once instead). */
   header(lines: readonly string[]): void;
+  /** A line to keep whole (an address with its token): on a line of its own above the table, or one log line. */
+  announce(msg: string, fields?: Record<string, LogValue>): void;
   /** Around an interactive prompt. */
   suspend(): void;
   resume(): void;
@@ -40,6 +42,7 @@ export function lineReporter(format: LogFormat, minLevel: LogLevel = 'info'): Re
       warn: (m) => log.log('warn', m),
     }),
     header: () => {},
+    announce: (msg, fields) => log.log('info', msg, fields),
     suspend: () => {},
     resume: () => {},
     stop: () => {},
@@ -61,6 +64,7 @@ export function tableReporter(stream: NodeJS.WriteStream, rows: () => ServerStat
     log: (level, msg) => note(level, msg),
     logger: () => ({ info: (m) => note('info', m), warn: (m) => note('warn', m) }),
     header: (lines) => table.setHeader(lines),
+    announce: (msg) => table.print(msg),
     suspend: () => table.suspend(),
     resume: () => table.resume(),
     stop: () => table.stop(),

@@ -103,6 +103,7 @@ export async function serveHttpCommand(
     return outcome;
   };
   const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve --http', reload);
+  closeControl.publish('http', http.url);
   process.stderr.write(`listening on ${http.url}\n`);
   if (runToken)
     process.stderr.write(

@@ -52,6 +52,25 @@ describe('LiveTable', () => {
     expect(frames[1]!.endsWith('\x1b[J')).toBe(true);
   });
 
+  it('prints a line wider than the terminal whole above the table, and never moves the cursor back over it', async () => {
+    const { stream, writes } = fakeTerminal(40);
+    const table = new LiveTable(stream, () => [row('ready')], { throttleMs: 10, now: () => 0, colour: false });
+    tables.push(table);
+    table.setHeader(['title']);
+    await wait(30);
+    const url = `http://127.0.0.1:4321/?token=${'t'.repeat(64)}`;
+    table.print(`inspector UI at ${url}`);
+    // The drawn title and table (3 lines) are taken back first, then the line goes where they were, uncut.
+    expect(writes.at(-1)).toBe(`\x1b[3F\x1b[Jinspector UI at ${url}\n`);
+    await wait(30);
+    const frame = writes.at(-1)!;
+    // Drawn afresh under it: no cursor-up in this frame, and the next redraw goes up over the 3 table lines only.
+    expect(frame).toMatch(/^\x1b\[2Ktitle\n/);
+    table.invalidate();
+    await wait(30);
+    expect(writes.at(-1)!.startsWith('\x1b[3F')).toBe(true);
+  });
+
   it('coalesces a burst of changes into one redraw per throttle interval', async () => {
     const { stream, writes } = fakeTerminal();
     const table = new LiveTable(stream, () => [row('ready')], { throttleMs: 100, tickMs: 10_000 });
