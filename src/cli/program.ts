@@ -161,8 +161,9 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .description('forget a server, so its next start asks again')
     .argument('<id>', 'server id')
     .option('--store <path>', 'trust store file')
-    .action(async (id: string, flags: { store?: string }) =>
-      setCode(await (await import('./trust.js')).trustRevokeCommand(id, flags.store)),
+    .option('--config <path>', 'the config file the approval is for (when the id is trusted for several)')
+    .action(async (id: string, flags: { store?: string; config?: string }) =>
+      setCode(await (await import('./trust.js')).trustRevokeCommand(id, flags.store, flags.config)),
     );
   return program;
 }

@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import type { SupervisorConfig } from '../config/types.js';
 import { buildChildEnv } from '../process/child-env.js';
 import { computeFingerprint, type FingerprintFacts } from '../trust/fingerprint.js';
 import { MASK, maskArgs, maskHeaders, maskInline } from '../trust/mask.js';
 import { TrustStoreError } from '../trust/trust-error.js';
+import { parseTrustKey, trustKey } from '../trust/trust-key.js';
 import { TrustStore } from '../trust/trust-store.js';
 import { displayCommand } from './approval.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
@@ -22,6 +24,7 @@ export async function trustListCommand(store: string | undefined, write: Write =
   }
   const width = Math.max(2, ...records.map((r) => r.id.length));
   write(`${'ID'.padEnd(width)}  FINGERPRINT   APPROVED                  TOOLS  COMMAND\n`);
+  // The config file on a line of its own under each record: a path is often wider than the rest together.
   for (const r of records) {
     const tools = r.tools === undefined ? '-' : String(Object.keys(r.tools).length);
     const cmd = r.facts.remote
@@ -30,6 +33,7 @@ export async function trustListCommand(store: string | undefined, write: Write =
     write(
       `${r.id.padEnd(width)}  ${r.fingerprint.slice(0, 12)}  ${r.approvedAt.padEnd(24)}  ${tools.padEnd(5)}  ${cmd}\n`,
     );
+    write(`${' '.repeat(width)}  for ${r.config ?? '(any config: an approval kept by id alone)'}\n`);
   }
   write(`(${records.length} in ${ts.path})\n`);
   return 0;
@@ -52,23 +56,38 @@ export async function trustAddCommand(
     server,
     childPath !== undefined ? { pathEnv: childPath } : {},
   );
-  await guard(() => ts.approve(id, fingerprint, facts));
+  await guard(() => ts.approve(trustKey(id, config.file), fingerprint, facts));
   write(
     `trusted '${id}' (${fingerprint.slice(0, 12)}): ${facts.remote ? remoteShown(facts.remote) : displayCommand(server.command, maskArgs(facts.args))}\n`,
   );
   return 0;
 }
 
-/** `trust revoke <id>`: forgets a server, so its next start asks again. */
+/**
+ * `trust revoke <id> [--config <path>]`: forgets a server, so its next start asks again. Without `--config` the id
+ * must name one record; with several (one per config file) the error lists them.
+ */
 export async function trustRevokeCommand(
   id: string,
   store: string | undefined,
+  configPath?: string,
   write: Write = out,
 ): Promise<number> {
   const ts = await openStore(store);
-  const removed = await guard(() => ts.revoke(id));
-  if (!removed) throw new CliError('trust_store', `'${id}' is not in the trust store ${ts.path}`);
-  write(`revoked '${id}'\n`);
+  const keys = configPath === undefined ? ts.keysOf(id) : [trustKey(id, resolve(configPath))];
+  if (keys.length > 1) {
+    const configs = keys.map((k) => parseTrustKey(k).config ?? '(by id alone)');
+    throw new CliError(
+      'trust_store',
+      `'${id}' is trusted for ${keys.length} configs; say which with --config <path>: ${configs.join(', ')}`,
+    );
+  }
+  const removed = keys.length === 1 && (await guard(() => ts.revoke(keys[0]!)));
+  if (!removed) {
+    const where = configPath === undefined ? '' : ` for ${resolve(configPath)}`;
+    throw new CliError('trust_store', `'${id}'${where} is not in the trust store ${ts.path}`);
+  }
+  write(`revoked '${id}'${configPath === undefined ? '' : ` for ${resolve(configPath)}`}\n`);
   return 0;
 }
 

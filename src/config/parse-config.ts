@@ -91,7 +91,7 @@ export async function loadConfig(path: string, opts: { env?: Env } = {}): Promis
   }
   const parseOpts: ParseConfigOptions = { source: path, baseDir: dirname(resolve(path)) };
   if (opts.env) parseOpts.env = opts.env;
-  return parseConfig(text, parseOpts);
+  return { ...parseConfig(text, parseOpts), file: resolve(path) };
 }
 
 function parse(text: string, source: string, env: Env, baseDir: string): ConfigReading {

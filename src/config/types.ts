@@ -89,6 +89,11 @@ export type ServerRequestKind = 'sampling' | 'elicitation';
 export interface SupervisorConfig {
   /** The file path, or the source name given for inline text. */
   source: string;
+  /**
+   * The config file's absolute path, when it was read from one (`loadConfig`): approvals in the trust store are
+   * kept per file and server id, so another project's server of the same id is asked about on its own.
+   */
+  file?: string;
   supervisor: {
     strategy: Strategy;
     separator: string;

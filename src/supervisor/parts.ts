@@ -103,6 +103,7 @@ export function buildFleetParts(
   const hostEnv = options.env ?? process.env;
   const trust = new TrustGate({
     storePath: options.trustStore,
+    scope: config.file,
     approve: options.approve,
     hostEnv,
     notice: (server, message) => emit({ type: 'notice', server, message, at: now() }),

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { FingerprintFacts } from './fingerprint.js';
 import { TrustStoreError } from './trust-error.js';
+import { parseTrustKey } from './trust-key.js';
 
 /** The on-disk format version this code reads and writes. */
 export const STORE_VERSION = 1;
@@ -11,6 +12,8 @@ export const STORE_VERSION = 1;
 /** One trusted server: the fingerprint approved, what it was computed from, and its pinned tool hashes. */
 export interface TrustRecord {
   id: string;
+  /** The config file the approval is for (absolute); absent for a config built in memory, or an older store. */
+  config?: string;
   fingerprint: string;
   facts: FingerprintFacts;
   /** ISO 8601 time of the approval. */
@@ -19,7 +22,7 @@ export interface TrustRecord {
   tools?: Record<string, string>;
 }
 
-/** The whole file: records keyed by server id. */
+/** The whole file: records keyed by server id and config file (`trust-key.ts`). */
 export interface StoreData {
   version: typeof STORE_VERSION;
   servers: Record<string, TrustRecord>;
@@ -54,6 +57,7 @@ const factsSchema = z.object({
 });
 const recordSchema = z.object({
   id: z.string(),
+  config: z.string().optional(),
   fingerprint: sha256,
   facts: factsSchema,
   approvedAt: z.string(),
@@ -103,15 +107,20 @@ export function parseStore(text: string, path: string): StoreData {
   }
   const servers: Record<string, TrustRecord> = {};
   for (const [key, rec] of Object.entries(parsed.data.servers)) {
-    if (rec.id !== key) throw corrupt(`servers.${key}.id is ${JSON.stringify(rec.id)}, not its key`);
-    const { tools, facts: stored, ...rest } = rec;
+    const named = parseTrustKey(key);
+    if (rec.id !== named.id || rec.config !== named.config)
+      throw corrupt(
+        `servers.${key} names ${JSON.stringify(rec.id)}${rec.config ? ` of ${rec.config}` : ''}, not its key`,
+      );
+    const { tools, facts: stored, config, ...rest } = rec;
     const { argValues, remote, ...plain } = stored;
     const facts: FingerprintFacts = {
       ...plain,
       ...(argValues === undefined ? {} : { argValues }),
       ...(remote === undefined ? {} : { remote: remoteFacts(remote) }),
     };
-    servers[key] = tools === undefined ? { ...rest, facts } : { ...rest, facts, tools };
+    const scoped = config === undefined ? rest : { ...rest, config };
+    servers[key] = tools === undefined ? { ...scoped, facts } : { ...scoped, facts, tools };
   }
   return { version: STORE_VERSION, servers };
 }

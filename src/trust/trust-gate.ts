@@ -4,6 +4,7 @@ import { type ApprovalPlace, ApprovalQueue } from './approval-queue.js';
 import { type ApprovalRequest, buildApprovalRequest } from './approval-request.js';
 import { computeFingerprint } from './fingerprint.js';
 import { checkPins, type PinnableTool, pinsFor } from './tool-pins.js';
+import { trustKey } from './trust-key.js';
 import { TrustStore } from './trust-store.js';
 
 /** The gate's answer for one launch: run it, or refuse it (the fingerprint is what a person would approve). */
@@ -11,6 +12,8 @@ export type GateVerdict = { ok: true } | { ok: false; fingerprint: string };
 
 export interface TrustGateOptions {
   storePath?: string | undefined;
+  /** The config file the servers come from: approvals are kept per file and id (`trust-key.ts`). */
+  scope?: string | undefined;
   approve?: ((request: ApprovalRequest) => boolean | Promise<boolean>) | undefined;
   hostEnv: Readonly<Record<string, string | undefined>>;
   /** Told about held tools, corrupt stores and failed approvals, so hosts see why a server is untrusted. */
@@ -42,18 +45,19 @@ export class TrustGate {
       const fp = await computeFingerprint(server, childPath !== undefined ? { pathEnv: childPath } : {});
       fingerprint = fp.fingerprint;
       const store = await this.open();
-      if (store.isTrusted(server.id, fingerprint)) return { ok: true };
+      const key = trustKey(server.id, this.opts.scope);
+      if (store.isTrusted(key, fingerprint)) return { ok: true };
       const request = buildApprovalRequest(
         'server',
         server.id,
         fp.facts,
         fingerprint,
-        store.get(server.id),
+        store.get(key),
         undefined,
         server.env,
       );
       if (!(await this.ask(place, request))) return { ok: false, fingerprint };
-      await store.approve(server.id, fingerprint, fp.facts);
+      await store.approve(key, fingerprint, fp.facts);
       return { ok: true };
     } catch (err) {
       this.opts.notice(server.id, `trust check failed: ${(err as Error).message}`);
@@ -91,11 +95,12 @@ export class TrustGate {
   ): Promise<T[]> {
     try {
       const store = await this.open();
-      const record = store.get(server.id);
+      const key = trustKey(server.id, this.opts.scope);
+      const record = store.get(key);
       if (!record) return [...tools];
-      const check = checkPins(store.toolPins(server.id), tools);
+      const check = checkPins(store.toolPins(key), tools);
       if (check.firstSight) {
-        await store.pinTools(server.id, pinsFor(tools));
+        await store.pinTools(key, pinsFor(tools));
         return [...tools];
       }
       if (check.held.length === 0) return check.pinned;
@@ -110,7 +115,7 @@ export class TrustGate {
         server.env,
       );
       if (await this.ask(place, request)) {
-        await store.pinTools(server.id, { ...store.toolPins(server.id), ...pinsFor(check.held) });
+        await store.pinTools(key, { ...store.toolPins(key), ...pinsFor(check.held) });
         return [...tools];
       }
       this.opts.held(server.id, names);

@@ -4,6 +4,7 @@ import { withFileLock } from './file-lock.js';
 import type { FingerprintFacts } from './fingerprint.js';
 import { readStoreFile, type StoreData, type TrustRecord, writeStoreFile } from './store-file.js';
 import { TrustStoreError } from './trust-error.js';
+import { parseTrustKey } from './trust-key.js';
 
 export type { TrustRecord };
 
@@ -45,27 +46,34 @@ export class TrustStore {
     });
   }
 
-  /** The record of one server, if it was ever approved. */
-  get(id: string): TrustRecord | undefined {
-    const rec = this.data.servers[id];
+  /** The record under `key` (`trustKey(id, configFile)`), if that server was ever approved. */
+  get(key: string): TrustRecord | undefined {
+    const rec = this.data.servers[key];
     return rec === undefined ? undefined : structuredClone(rec);
   }
 
   /** True when exactly this fingerprint was approved for this server. */
-  isTrusted(id: string, fingerprint: string): boolean {
-    return this.data.servers[id]?.fingerprint === fingerprint;
+  isTrusted(key: string, fingerprint: string): boolean {
+    return this.data.servers[key]?.fingerprint === fingerprint;
   }
 
-  /** Every record, by server id. */
+  /** Every record, by key (server id, then config file). */
   list(): TrustRecord[] {
     return Object.keys(this.data.servers)
       .sort()
-      .map((id) => structuredClone(this.data.servers[id]!));
+      .map((key) => structuredClone(this.data.servers[key]!));
+  }
+
+  /** The keys of every record of server `id`, whatever its config file. */
+  keysOf(id: string): string[] {
+    return Object.keys(this.data.servers)
+      .filter((key) => parseTrustKey(key).id === id)
+      .sort();
   }
 
   /** The pinned tool hashes of a server (name → hash), or undefined before its tools were first pinned. */
-  toolPins(id: string): Record<string, string> | undefined {
-    const tools = this.data.servers[id]?.tools;
+  toolPins(key: string): Record<string, string> | undefined {
+    const tools = this.data.servers[key]?.tools;
     return tools === undefined ? undefined : { ...tools };
   }
 
@@ -73,39 +81,39 @@ export class TrustStore {
    * Records an approval. Pinned tools of an earlier approval are kept: a new binary that also changed its
    * tools gets those tools held until they are approved too.
    */
-  async approve(id: string, fingerprint: string, facts: FingerprintFacts): Promise<TrustRecord> {
+  async approve(key: string, fingerprint: string, facts: FingerprintFacts): Promise<TrustRecord> {
     return this.update((data) => {
-      const tools = data.servers[id]?.tools;
+      const tools = data.servers[key]?.tools;
       const rec: TrustRecord = {
-        id,
+        ...parseTrustKey(key),
         fingerprint,
         facts: structuredClone(facts),
         approvedAt: new Date().toISOString(),
       };
       if (tools !== undefined) rec.tools = tools;
-      data.servers[id] = rec;
+      data.servers[key] = rec;
       return { changed: true, result: structuredClone(rec) };
     });
   }
 
   /** Forgets a server (and its pins); false when it was not in the store. */
-  async revoke(id: string): Promise<boolean> {
+  async revoke(key: string): Promise<boolean> {
     return this.update((data) => {
-      if (data.servers[id] === undefined) return { changed: false, result: false };
-      delete data.servers[id];
+      if (data.servers[key] === undefined) return { changed: false, result: false };
+      delete data.servers[key];
       return { changed: true, result: true };
     });
   }
 
   /** Replaces a trusted server's tool pins; throws `not_trusted` for a server without a record. */
-  async pinTools(id: string, pins: Readonly<Record<string, string>>): Promise<void> {
+  async pinTools(key: string, pins: Readonly<Record<string, string>>): Promise<void> {
     await this.update((data) => {
-      const rec = data.servers[id];
+      const rec = data.servers[key];
       if (rec === undefined) {
         throw new TrustStoreError(
           'not_trusted',
           this.path,
-          `cannot pin tools of ${id}: it is not in the trust store`,
+          `cannot pin tools of ${parseTrustKey(key).id}: it is not in the trust store`,
         );
       }
       rec.tools = { ...pins };
