@@ -65,6 +65,11 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     )
     .option('--json-response', 'with --http: answer each POST with one JSON body, not an SSE stream')
     .option(
+      '--ui [port]',
+      'serve the live inspector on 127.0.0.1, with the calls clients make (a free port unless given)',
+      parsePort,
+    )
+    .option(
       '--no-auth',
       'with --http on loopback and no serve.auth: serve without the per-run token (any local user could then call every tool as you)',
     )

@@ -1,17 +1,14 @@
 import type { HttpAddress } from '../gateway/http/address.js';
-import type { FleetPhase } from '../inspector/page-data.js';
-import { toStatechart } from '../inspector/statechart.js';
-import { startUiServer, type UiServer } from '../inspector/ui-server.js';
-import { serverMachine } from '../machines/server.machine.js';
+import type { UiServer } from '../inspector/ui-server.js';
 import { supervisorMetrics } from '../metrics/supervisor-metrics.js';
-import type { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { watchConfigFiles } from './config-watch.js';
 import { type CloseControl, openFleetControl } from './control/open.js';
-import { CliError, EXIT_FAILURE } from './errors.js';
+import { EXIT_FAILURE } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
 import { type FleetReload, fleetReload } from './fleet-reload.js';
+import { openInspector } from './inspector-ui.js';
 import { type MetricsServer, startMetricsServer } from './metrics-http.js';
 import { openFleet } from './open-fleet.js';
 import { lineReporter, type Reporter, tableReporter } from './output/reporter.js';
@@ -114,14 +111,8 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     const reloadFleet = fleetReload(fleet, configPath, reporter);
     closeControl = await openFleetControl(fleet, configPath, flags, reporter, 'run', reloadFleet);
     if (flags.ui !== undefined) {
-      ui = await startUi(
-        fleet,
-        flags.ui === true ? 0 : flags.ui,
-        () => (stopped ? 'stopped' : stopping ? 'stopping' : 'running'),
-        closeControl.logs,
-      );
-      reporter.announce(`inspector UI at ${ui.url}`, { url: ui.url });
-      closeControl.publish('ui', ui.url);
+      const phase = () => (stopped ? 'stopped' : stopping ? 'stopping' : 'running');
+      ui = await openInspector(fleet, flags.ui, phase, closeControl, reporter);
     }
     if (metrics) closeControl.publish('metrics', metrics.url);
     reporter.header([
@@ -149,34 +140,5 @@ export async function runCommand(configPath: string, flags: RunFlags): Promise<n
     throw err;
   } finally {
     removeSignals();
-  }
-}
-
-async function startUi(
-  sup: Supervisor,
-  port: number,
-  phase: () => FleetPhase,
-  logs: ServerLogs | undefined,
-): Promise<UiServer> {
-  try {
-    return await startUiServer(
-      {
-        status: () => sup.status(),
-        subscribe: (l) => sup.subscribe(l),
-        listTools: () => sup.listTools(),
-        onCall: (l) => sup.onCall(l),
-        onStderr: (l) => sup.onStderr(l),
-        phase,
-        // The control socket's ring when it opened: the page shows the same tails as `logs`.
-        ...(logs ? { logs } : {}),
-        statechart: toStatechart(serverMachine),
-      },
-      { port },
-    );
-  } catch (err) {
-    throw new CliError(
-      'ui_failed',
-      `cannot start the UI: ${err instanceof Error ? err.message : String(err)}`,
-    );
   }
 }

@@ -6,6 +6,8 @@ export interface ServeFlags extends FleetFlags {
   scopes?: string[];
   /** `--max-result-bytes`: the cap on every tool result sent; wins over the config's `serve.maxResultBytes`. */
   maxResultBytes?: number;
+  /** `--ui [port]`: the live inspector on 127.0.0.1, with the calls clients make; true without a port. */
+  ui?: true | number;
   /** `--http HOST:PORT`: serve over Streamable HTTP instead of stdio. */
   http?: HttpAddress;
   /** `--json-response`: with `--http`, answer each POST with one JSON body rather than an SSE stream. */

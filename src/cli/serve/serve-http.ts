@@ -7,6 +7,7 @@ import { checkServerIds, readConfigFile } from '../config-file.js';
 import { openFleetControl } from '../control/open.js';
 import { CliError, usageError } from '../errors.js';
 import { type FleetReload, fleetReload } from '../fleet-reload.js';
+import { openInspector } from '../inspector-ui.js';
 import { withMetrics } from '../metrics-http.js';
 import { openFleet } from '../open-fleet.js';
 import { lineReporter } from '../output/reporter.js';
@@ -104,6 +105,11 @@ export async function serveHttpCommand(
   };
   const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve --http', reload);
   closeControl.publish('http', http.url);
+  let stopping = false;
+  let stopped = false;
+  const phase = () => (stopped ? 'stopped' : stopping ? 'stopping' : 'running');
+  const ui =
+    flags.ui === undefined ? undefined : await openInspector(sup, flags.ui, phase, closeControl, reporter);
   process.stderr.write(`listening on ${http.url}\n`);
   if (runToken)
     process.stderr.write(
@@ -114,7 +120,6 @@ export async function serveHttpCommand(
   const done = new Promise<number>((resolve) => {
     finish = resolve;
   });
-  let stopping = false;
   const shutdown = (why: string) => {
     if (stopping) return;
     stopping = true;
@@ -123,7 +128,9 @@ export async function serveHttpCommand(
       live?.close();
       await http.drain();
       await sup.stop();
+      stopped = true;
       await closeControl();
+      await ui?.close();
       await http.close();
       runToken?.remove();
       reporter.log('info', 'stopped');

@@ -5,6 +5,7 @@ import { checkServerIds, readConfigFile } from '../config-file.js';
 import { openFleetControl } from '../control/open.js';
 import { usageError } from '../errors.js';
 import { fleetReload } from '../fleet-reload.js';
+import { openInspector } from '../inspector-ui.js';
 import { openFleet } from '../open-fleet.js';
 import { lineReporter } from '../output/reporter.js';
 import { handleShutdownSignals } from '../shutdown.js';
@@ -29,6 +30,11 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   const sup = openFleet(config, flags, reporter);
   const reload = fleetReload(sup, configPath, reporter);
   const closeControl = await openFleetControl(sup, configPath, flags, reporter, 'serve', reload);
+  let stopping = false;
+  let stopped = false;
+  const phase = () => (stopped ? 'stopped' : stopping ? 'stopping' : 'running');
+  const ui =
+    flags.ui === undefined ? undefined : await openInspector(sup, flags.ui, phase, closeControl, reporter);
   reporter.log('info', 'starting', { config: config.source, servers: config.servers.length });
   const gateway = createGateway(sup, {
     version,
@@ -41,7 +47,6 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
   const done = new Promise<number>((resolve) => {
     finish = resolve;
   });
-  let stopping = false;
   const shutdown = (why: string) => {
     if (stopping) return;
     stopping = true;
@@ -49,7 +54,9 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
     void (async () => {
       await gateway.close();
       await sup.stop();
+      stopped = true;
       await closeControl();
+      await ui?.close();
       process.stdin.destroy();
       reporter.log('info', 'stopped');
       finish(0);
