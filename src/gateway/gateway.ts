@@ -106,6 +106,7 @@ export class Gateway {
       onWarn: opts.onWarn,
       maxResultBytes: opts.maxResultBytes,
       owner: opts.taskOwner,
+      callerOf: (requestId) => this.callerOf(requestId),
     });
     const compose = async () => {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);
@@ -146,7 +147,11 @@ export class Gateway {
       const modern = is2026Request(request.params);
       if (request.params.task && !modern) {
         // The server answers at once with a task; its result is fetched later with tasks/result.
-        return this.tasks.call(name, args, request.params.task, { signal: extra.signal, scopes });
+        return this.tasks.call(name, args, request.params.task, {
+          ...this.callerOf(extra.requestId),
+          signal: extra.signal,
+          scopes,
+        });
       }
       if (modern) {
         // 2026: serve decides, by the tool's own task support, and only for a request declaring the extension.
@@ -159,7 +164,12 @@ export class Gateway {
         const declared = declaresTasks(request.params);
         if (support === 'required' && !declared) throw tasksRequired(`tool '${name}'`);
         if (support !== undefined && support !== 'forbidden' && declared) {
-          const call = { ...frontCallOptions(request.params), signal: extra.signal, scopes };
+          const call = {
+            ...frontCallOptions(request.params),
+            ...this.callerOf(extra.requestId),
+            signal: extra.signal,
+            scopes,
+          };
           return this.tasks.modern.create(name, args, call);
         }
       }

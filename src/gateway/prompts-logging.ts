@@ -67,9 +67,9 @@ export class GatewayPrompts {
       if (!out.ok) throw rpcError(out);
       return out.result as never;
     });
-    server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
       const { ref, argument, context } = request.params;
-      const out = await sup.complete(ref, argument, context);
+      const out = await sup.complete(ref, argument, context, opts.callerOf?.(extra.requestId));
       if (!out.ok) throw rpcError(out);
       return out.result as never;
     });

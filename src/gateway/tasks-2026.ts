@@ -95,9 +95,9 @@ export class Tasks2026 {
     return this.sup.taskEra(taskId, this.whose) !== undefined;
   }
 
-  /** `tasks/get`: the task, with its result or error inlined once it ended. */
-  async get(taskId: string): Promise<never> {
-    const got = await this.route('tasks/get', taskId);
+  /** `tasks/get`: the task, with its result or error inlined once it ended; `named` is who asks (its caller). */
+  async get(taskId: string, named: { caller?: string } = {}): Promise<never> {
+    const got = await this.route('tasks/get', taskId, named);
     if (!got.ok) throw rpcError(got, { verbatim: true });
     // A 2026 server's task is already in the extension's shape (its id made the fleet's).
     if (this.sup.taskEra(taskId, this.whose) === 'modern') return got.result as never;
@@ -109,7 +109,7 @@ export class Tasks2026 {
         return { ...task, status: 'input_required', inputRequests: questions } as never;
     }
     if (task.status !== 'completed' && task.status !== 'failed') return task as never;
-    const ended = await this.route('tasks/result', taskId);
+    const ended = await this.route('tasks/result', taskId, named);
     if (ended.ok) {
       const { _meta, ...result } = ended.result;
       const meta = isRecord(_meta) ? withoutKey(_meta, RELATED_TASK) : {};
@@ -126,36 +126,42 @@ export class Tasks2026 {
   }
 
   /** `tasks/cancel`: an empty ack for a task this fleet knows, whether or not it still ran. */
-  async cancel(taskId: string): Promise<never> {
-    const out = await this.route('tasks/cancel', taskId);
+  async cancel(taskId: string, named: { caller?: string } = {}): Promise<never> {
+    const out = await this.route('tasks/cancel', taskId, named);
     // The server's own refusal (a task already ended) is still an ack: cancelling is idempotent in 2026.
     if (!out.ok && out.code !== 'REMOTE_ERROR') throw rpcError(out, { verbatim: true });
     return {} as never;
   }
 
   /** `tasks/update`: the answers go to the questions they name (others are ignored); an empty ack. */
-  async update(taskId: string, responses: unknown): Promise<never> {
+  async update(taskId: string, responses: unknown, named: { caller?: string } = {}): Promise<never> {
     const answers = isRecord(responses) ? responses : {};
     if (this.sup.taskEra(taskId, this.whose) === 'modern') {
       // A 2026 server's own questions: its answers go to it.
       const out = await this.sup.taskRequest('tasks/update', taskId, {
         inputResponses: answers,
         ...this.whose,
+        ...named,
       });
       if (!out.ok) throw rpcError(out, { verbatim: true });
       return {} as never;
     }
-    const out = await this.route('tasks/get', taskId);
+    const out = await this.route('tasks/get', taskId, named);
     if (!out.ok) throw rpcError(out, { verbatim: true });
     this.sup.answerTaskQuestions(taskId, answers, this.whose);
     return {} as never;
   }
 
-  private route(method: 'tasks/get' | 'tasks/result' | 'tasks/cancel', taskId: string) {
+  private route(
+    method: 'tasks/get' | 'tasks/result' | 'tasks/cancel',
+    taskId: string,
+    named: { caller?: string },
+  ) {
     const cap = this.opts.maxResultBytes;
     return this.sup.taskRequest(method, taskId, {
       ...(cap !== undefined ? { maxResultBytes: cap } : {}),
       ...this.whose,
+      ...named,
     });
   }
 }

@@ -43,6 +43,8 @@ export class GatewayTasks {
 
   private readonly maxResultBytes: number | undefined;
   private readonly owner: string | undefined;
+  /** The caller a request of this client names (see `Gateway`'s `caller`), by the request's id. */
+  private readonly callerOf: (requestId: string | number) => { caller?: string };
 
   constructor(
     server: Server,
@@ -53,38 +55,46 @@ export class GatewayTasks {
       maxResultBytes?: number | undefined;
       /** The client's authorization context: its tasks are bound to it (GatewayOptions.taskOwner). */
       owner?: string | undefined;
+      /** The caller a request of this client names (see `Gateway`'s `caller`), by the request's id. */
+      callerOf?: ((requestId: string | number) => { caller?: string }) | undefined;
     } = {},
   ) {
     const { onWarn, maxResultBytes, owner } = opts;
     this.maxResultBytes = maxResultBytes;
     this.owner = owner;
+    this.callerOf = opts.callerOf ?? (() => ({}));
+    const callerOf = this.callerOf;
     this.modern = new Tasks2026(sup, { maxResultBytes, owner });
     // A 2026 client speaks the tasks extension: the same tasks, its shapes, and only when it declares the extension.
     const gated = (params: Record<string, unknown>, method: string) => {
       if (!declaresTasks(params)) throw tasksRequired(method);
     };
-    server.setRequestHandler(GetTaskRequestSchema, async (r) => {
-      if (!is2026Request(r.params)) return this.routed('tasks/get', r.params.taskId);
+    // Each request names its caller: a question the task's server asks while one is open goes to that client.
+    server.setRequestHandler(GetTaskRequestSchema, async (r, extra) => {
+      const named = callerOf(extra.requestId);
+      if (!is2026Request(r.params)) return this.routed('tasks/get', r.params.taskId, named);
       gated(r.params, 'tasks/get');
-      return this.modern.get(r.params.taskId);
+      return this.modern.get(r.params.taskId, named);
     });
-    server.setRequestHandler(GetTaskPayloadRequestSchema, async (r) =>
-      this.routed('tasks/result', r.params.taskId),
+    server.setRequestHandler(GetTaskPayloadRequestSchema, async (r, extra) =>
+      this.routed('tasks/result', r.params.taskId, callerOf(extra.requestId)),
     );
-    server.setRequestHandler(CancelTaskRequestSchema, async (r) => {
-      if (!is2026Request(r.params)) return this.routed('tasks/cancel', r.params.taskId);
+    server.setRequestHandler(CancelTaskRequestSchema, async (r, extra) => {
+      const named = callerOf(extra.requestId);
+      if (!is2026Request(r.params)) return this.routed('tasks/cancel', r.params.taskId, named);
       gated(r.params, 'tasks/cancel');
-      return this.modern.cancel(r.params.taskId);
+      return this.modern.cancel(r.params.taskId, named);
     });
-    server.setRequestHandler(UpdateTaskRequestSchema, async (r) => {
+    server.setRequestHandler(UpdateTaskRequestSchema, async (r, extra) => {
       gated(r.params, 'tasks/update');
-      return this.modern.update(r.params.taskId, r.params.inputResponses);
+      return this.modern.update(r.params.taskId, r.params.inputResponses, callerOf(extra.requestId));
     });
-    server.setRequestHandler(ListTasksRequestSchema, async (r) => {
+    server.setRequestHandler(ListTasksRequestSchema, async (r, extra) => {
       const cursor = r.params?.cursor;
       const out = await sup.listTasks({
         ...(cursor !== undefined ? { cursor } : {}),
         ...(owner !== undefined ? { owner } : {}),
+        ...callerOf(extra.requestId),
       });
       if (!out.ok) throw rpcError(out);
       return out.result as never;
@@ -128,11 +138,13 @@ export class GatewayTasks {
   private async routed(
     method: 'tasks/get' | 'tasks/result' | 'tasks/cancel',
     taskId: string,
+    named: { caller?: string },
   ): Promise<never> {
     const cap = this.maxResultBytes;
     const out = await this.sup.taskRequest(method, taskId, {
       ...(cap !== undefined ? { maxResultBytes: cap } : {}),
       ...(this.owner !== undefined ? { owner: this.owner } : {}),
+      ...named,
     });
     if (!out.ok) throw rpcError(out);
     return out.result as never;

@@ -40,12 +40,18 @@ export abstract class BesideTools {
 
   /**
    * `tasks/get`, `tasks/result` or `tasks/cancel` at the server that created the task; never rejects. A task bound
-   * to another `owner` than this request's (see `CallOptions.taskOwner`) is `UNKNOWN_TASK`.
+   * to another `owner` than this request's (see `CallOptions.taskOwner`) is `UNKNOWN_TASK`. `caller` names who the
+   * request is made for, as `CallOptions.caller` does: a question the server asks while it is open is told of it.
    */
   taskRequest(
     method: TaskMethod,
     taskId: string,
-    opts: { maxResultBytes?: number; inputResponses?: Record<string, unknown>; owner?: string } = {},
+    opts: {
+      maxResultBytes?: number;
+      inputResponses?: Record<string, unknown>;
+      owner?: string;
+      caller?: string;
+    } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     if (this.isStopping()) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
     return this.parts.tasks.request(method, taskId, opts);
@@ -81,11 +87,13 @@ export abstract class BesideTools {
   /**
    * One page of the tasks of every server that lists tasks, under the fleet's task ids; `nextCursor` asks for the
    * next page, and a cursor this fleet did not hand out fails with `INVALID_CURSOR`. Only the tasks bound to
-   * `owner` are listed (without one, those bound to no one). Never rejects.
+   * `owner` are listed (without one, those bound to no one); `caller` as `taskRequest`'s. Never rejects.
    */
-  listTasks(opts: { cursor?: string; owner?: string } = {}): Promise<SurfaceOutcome<TaskPage>> {
+  listTasks(
+    opts: { cursor?: string; owner?: string; caller?: string } = {},
+  ): Promise<SurfaceOutcome<TaskPage>> {
     if (this.isStopping()) return Promise.resolve(surfaceFailure('STOPPED', 'supervisor is stopped'));
-    return this.parts.tasks.list(opts.cursor, opts.owner);
+    return this.parts.tasks.list(opts.cursor, opts.owner, opts.caller);
   }
 
   /**
@@ -124,14 +132,18 @@ export abstract class BesideTools {
     );
   }
 
-  /** `completion/complete`, routed by the prompt's namespaced name or the resource template's URI; never rejects. */
+  /**
+   * `completion/complete`, routed by the prompt's namespaced name or the resource template's URI; never rejects.
+   * `opts.caller` names who it is made for, as `CallOptions.caller` does.
+   */
   async complete(
     ref: CompletionRef,
     argument: { name: string; value: string },
     context?: { arguments?: Record<string, string> | undefined },
+    opts?: { caller?: string },
   ): Promise<SurfaceOutcome<CompleteResult>> {
     if (this.isStopping()) return surfaceFailure('STOPPED', 'supervisor is stopped');
-    return this.parts.prompts.complete(ref, argument, context);
+    return this.parts.prompts.complete(ref, argument, context, opts);
   }
 
   /** Sends `logging/setLevel` to every ready server that declares logging (and to each that becomes ready later). */

@@ -164,7 +164,8 @@ export class FleetCalls {
         // 2026: no `task` param; the call declares the tasks extension, and the server decides.
         const caps = { ...(call.inputCapabilities ?? {}), extensions: { [TASKS_EXTENSION]: {} } };
         const params = callParams(tool.tool, target.args, call);
-        const out = await this.deps.tasks.create(conn, server, params, call.timeoutMs, binding, caps);
+        const sent = { capabilities: caps, caller: call.caller };
+        const out = await this.deps.tasks.create(conn, server, params, call.timeoutMs, binding, sent);
         // An input round first: its retry must come back to this server.
         const state =
           out.ok && out.result.resultType === 'input_required' ? out.result.requestState : undefined;
@@ -172,7 +173,9 @@ export class FleetCalls {
         return out;
       }
       const params = { ...(target.args ? { arguments: target.args } : {}), name: tool.tool, task };
-      return await this.deps.tasks.create(conn, server, params, call.timeoutMs, binding);
+      return await this.deps.tasks.create(conn, server, params, call.timeoutMs, binding, {
+        caller: call.caller,
+      });
     } catch (err) {
       return failureFromError(err);
     }

@@ -29,6 +29,8 @@ export async function completeOn(
   ref: CompletionRef,
   argument: { name: string; value: string },
   context?: { arguments?: Record<string, string> | undefined },
+  /** Who the completion is made for (`CallOptions.caller`): the server's requests meanwhile are told of it. */
+  caller?: string,
 ): Promise<SurfaceOutcome<CompleteResult>> {
   if (!isArgument(argument)) {
     return surfaceFailure('INVALID_CALL', 'invalid completion: argument must be { name, value } strings');
@@ -63,6 +65,8 @@ export async function completeOn(
     'completion/complete',
     params,
     target.timeoutMs,
+    undefined,
+    caller,
   );
   if (out.ok && !Array.isArray(out.result.completion?.values)) {
     return surfaceFailure(

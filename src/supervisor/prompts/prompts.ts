@@ -214,13 +214,17 @@ export class FleetPrompts {
     ref: CompletionRef,
     argument: { name: string; value: string },
     context?: { arguments?: Record<string, string> | undefined },
+    opts: { caller?: string } = {},
   ): Promise<SurfaceOutcome<CompleteResult>> {
+    const caller = (opts as { caller?: unknown } | null)?.caller;
+    if (caller !== undefined && typeof caller !== 'string')
+      return Promise.resolve(surfaceFailure('INVALID_CALL', 'invalid completion: caller must be a string'));
     const ready = [...this.servers.keys()].flatMap((id) => {
       if (!this.ready.has(id)) return [];
       const conn = this.connection(id);
       return conn ? [{ id, conn, timeoutMs: this.timeout(id) }] : [];
     });
-    return completeOn(ready, (n) => this.catalog.get(n), ref, argument, context);
+    return completeOn(ready, (n) => this.catalog.get(n), ref, argument, context, caller);
   }
 
   /** Sends `logging/setLevel` to every ready server that declares logging; remembered for servers that start later. */

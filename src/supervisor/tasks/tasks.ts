@@ -66,8 +66,12 @@ export class FleetTasks {
     params: Record<string, unknown>,
     timeoutMs: number,
     binding: TaskBinding = {},
-    /** For a 2026 server: the call's client capabilities, the tasks extension among them. */
-    capabilities?: Record<string, unknown>,
+    sent: {
+      /** For a 2026 server: the call's client capabilities, the tasks extension among them. */
+      capabilities?: Record<string, unknown> | undefined;
+      /** Who the call is made for (`CallOptions.caller`): the server's requests meanwhile are told of it. */
+      caller?: string | undefined;
+    } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     const out = await requestOutcome<Record<string, unknown>>(
       conn,
@@ -75,7 +79,8 @@ export class FleetTasks {
       'tools/call',
       params,
       timeoutMs,
-      capabilities,
+      sent.capabilities,
+      sent.caller,
     );
     if (!out.ok) return out;
     if (conn.era === 'modern') return this.created2026(conn, server, out.result, binding);
@@ -152,6 +157,8 @@ export class FleetTasks {
       maxResultBytes?: number | undefined;
       inputResponses?: Record<string, unknown> | undefined;
       owner?: string | undefined;
+      /** Who the request is made for: a question its server asks meanwhile (while `tasks/result` is open) goes to it. */
+      caller?: string | undefined;
     } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     const entry = this.book.get(id);
@@ -174,6 +181,7 @@ export class FleetTasks {
       params,
       this.timeout(server),
       entry.modern ? WITH_TASKS : undefined,
+      opts.caller,
     );
     if (!out.ok) return out;
     const result = renameTask(out.result, id);
@@ -190,9 +198,9 @@ export class FleetTasks {
    * with nothing on a page is passed over, within a bound); `nextCursor` names the server and that server's own
    * cursor, opaque to the caller. A cursor this fleet did not hand out, or one naming a server no longer in it,
    * fails with `INVALID_CURSOR`; a server not listing now (stopped, restarting) is passed over. Only the tasks
-   * bound to `owner` are listed (with no owner, those bound to no one).
+   * bound to `owner` are listed (with no owner, those bound to no one); `caller` is who the listing is made for.
    */
-  async list(cursor?: string, owner?: string): Promise<SurfaceOutcome<TaskPage>> {
+  async list(cursor?: string, owner?: string, caller?: string): Promise<SurfaceOutcome<TaskPage>> {
     const at: ResourceCursor | undefined =
       cursor === undefined ? { s: this.order[0] ?? '' } : decodeCursor(cursor);
     if (cursor !== undefined && (!at || !this.order.includes(at.s)))
@@ -217,6 +225,8 @@ export class FleetTasks {
         'tasks/list',
         params,
         this.timeout(server),
+        undefined,
+        caller,
       );
       if (!out.ok) return out;
       const tasks: Record<string, unknown>[] = [];

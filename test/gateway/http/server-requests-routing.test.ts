@@ -1,10 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tokenVerifier } from '../../../src/gateway/http/auth.js';
 import { type HttpGateway, serveHttp } from '../../../src/gateway/http/serve-http.js';
-import { fixtureServer, fleetConfig, fleets } from '../../supervisor/fleet.js';
+import { fixtureServer, fleetConfig, fleets, jobsServer } from '../../supervisor/fleet.js';
 
 // Two credentials share one fleet over HTTP. A server's request made while a call is in flight belongs to that
 // call's client: the other credential never reads it, and its answer never reaches the call.
@@ -18,13 +22,16 @@ afterEach(async () => {
   await reap();
 });
 
-/** A client of `token` that answers every elicitation with its own name, counting what it was asked. */
-async function client(http: HttpGateway, token: string, who: string) {
+/**
+ * A client of `token` that answers every elicitation with its own name (and `more`, when given), counting what it
+ * was asked.
+ */
+async function client(http: HttpGateway, token: string, who: string, more: Record<string, boolean> = {}) {
   const c = new Client({ name: who, version: '1.0.0' }, { capabilities: { elicitation: {} } });
   const asked: unknown[] = [];
   c.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params);
-    return { action: 'accept', content: { name: who } };
+    return { action: 'accept', content: { name: who, ...more } };
   });
   clients.push(c);
   await c.connect(
@@ -35,17 +42,23 @@ async function client(http: HttpGateway, token: string, who: string) {
   return { c, asked };
 }
 
+/** `serve --http` over `servers` for the tokens of alice and bob. */
+async function twoTokens(servers: Parameters<typeof fleetConfig>[0]): Promise<HttpGateway> {
+  const { sup } = create(fleetConfig(servers));
+  const http = await serveHttp(sup, {
+    address: { host: '127.0.0.1', port: 0 },
+    verifier: tokenVerifier([
+      { token: 'token-of-alice-0123456789abcdef', scopes: [], id: 'alice' },
+      { token: 'token-of-bob-0123456789abcdef00', scopes: [], id: 'bob' },
+    ]),
+  });
+  closers.push(() => http.close());
+  return http;
+}
+
 describe("a server's request goes to the client whose call it serves", () => {
   it('puts an elicitation made during token A’s call to A, though B initialized after it', async () => {
-    const { sup } = create(fleetConfig([fixtureServer('fx', [], { allow: ['elicitation'] })]));
-    const http = await serveHttp(sup, {
-      address: { host: '127.0.0.1', port: 0 },
-      verifier: tokenVerifier([
-        { token: 'token-of-alice-0123456789abcdef', scopes: [], id: 'alice' },
-        { token: 'token-of-bob-0123456789abcdef00', scopes: [], id: 'bob' },
-      ]),
-    });
-    closers.push(() => http.close());
+    const http = await twoTokens([fixtureServer('fx', [], { allow: ['elicitation'] })]);
     const alice = await client(http, 'token-of-alice-0123456789abcdef', 'alice');
     const bob = await client(http, 'token-of-bob-0123456789abcdef00', 'bob');
     const result = await alice.c.callTool({ name: 'fx.elicit', arguments: {} });
@@ -64,20 +77,48 @@ describe("a server's request goes to the client whose call it serves", () => {
 
   it('puts an elicitation made during a prompts/get to the client that asked for the prompt', async () => {
     const fx = fixtureServer('fx', ['--prompts', '1', '--ask-prompt'], { allow: ['elicitation'] });
-    const { sup } = create(fleetConfig([fx]));
-    const http = await serveHttp(sup, {
-      address: { host: '127.0.0.1', port: 0 },
-      verifier: tokenVerifier([
-        { token: 'token-of-alice-0123456789abcdef', scopes: [], id: 'alice' },
-        { token: 'token-of-bob-0123456789abcdef00', scopes: [], id: 'bob' },
-      ]),
-    });
-    closers.push(() => http.close());
+    const http = await twoTokens([fx]);
     const alice = await client(http, 'token-of-alice-0123456789abcdef', 'alice');
     const bob = await client(http, 'token-of-bob-0123456789abcdef00', 'bob');
     const got = await alice.c.getPrompt({ name: 'fx.ask_name' });
     const said = (got.messages[0]?.content as { text?: string } | undefined)?.text ?? '';
     expect(JSON.parse(said)).toEqual({ result: { action: 'accept', content: { name: 'alice' } } });
+    expect(alice.asked).toHaveLength(1);
+    expect(bob.asked).toEqual([]);
+  });
+
+  it('puts an elicitation made during a completion/complete to the client that asked for it', async () => {
+    const fx = fixtureServer('fx', ['--prompts', '1', '--ask-complete'], { allow: ['elicitation'] });
+    const http = await twoTokens([fx]);
+    const alice = await client(http, 'token-of-alice-0123456789abcdef', 'alice');
+    const bob = await client(http, 'token-of-bob-0123456789abcdef00', 'bob');
+    const got = await alice.c.complete({
+      ref: { type: 'ref/prompt', name: 'fx.prompt_1' },
+      argument: { name: 'topic', value: '' },
+    });
+    expect(got.completion.values).toEqual(['alice']);
+    expect(alice.asked).toHaveLength(1);
+    expect(bob.asked).toEqual([]);
+  });
+
+  it('puts the question a task asks while tasks/result is open to the client that opened it', async () => {
+    const http = await twoTokens([jobsServer()]);
+    const alice = await client(http, 'token-of-alice-0123456789abcdef', 'alice', { confirm: true });
+    const bob = await client(http, 'token-of-bob-0123456789abcdef00', 'bob', { confirm: true });
+    const created = await alice.c.request(
+      {
+        method: 'tools/call',
+        params: { name: 'jobs.confirm_delete', arguments: { filename: 'notes.txt' }, task: { ttl: 60_000 } },
+      },
+      CreateTaskResultSchema,
+    );
+    // The fixture asks to confirm only while a tasks/result for the task is open: this one is alice's.
+    const result = await alice.c.request(
+      { method: 'tasks/result', params: { taskId: created.task.taskId } },
+      CallToolResultSchema,
+      { timeout: 10_000 },
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'deleted notes.txt' }]);
     expect(alice.asked).toHaveLength(1);
     expect(bob.asked).toEqual([]);
   });
