@@ -51,6 +51,15 @@ export class ListenStreams {
     const gone = [...this.open].filter((s) => !keep(s.callerId));
     await Promise.all(gone.map((s) => s.gateway.close()));
   }
+
+  /**
+   * Ends every stream (a drain): a listen stream is work left open, as a session is, and its client learns of the
+   * drain by the end of its stream, as a session's GET stream ends. None is admitted after: once draining, the
+   * front answers every POST without a session 503 before it gets here. Idempotent.
+   */
+  async close(): Promise<void> {
+    await Promise.all([...this.open].map((s) => s.gateway.close()));
+  }
 }
 
 /** Whether a 2026 POST is a `subscriptions/listen` request (a notification holds no stream). */

@@ -55,7 +55,10 @@ export interface HttpGateway {
   readonly started: Promise<void>;
   /** Ends the sessions and 2026 listen streams whose caller `keep` refuses (a token taken out of its file). */
   revoke(keep: (callerId: string | undefined) => boolean): Promise<void>;
-  /** Stops taking work: `/healthz` says `stopping` (503), sessions and 2026 requests end. Idempotent. */
+  /**
+   * Stops taking work: `/healthz` says `stopping` (503), sessions and 2026 requests end, and so do open 2026
+   * `subscriptions/listen` streams. Idempotent.
+   */
   drain(): Promise<void>;
   /** Drains, then closes the listener and every connection. The fleet is the host's to stop. Idempotent. */
   close(): Promise<void>;

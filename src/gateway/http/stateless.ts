@@ -68,9 +68,9 @@ export class StatelessRequests {
     return this.listens.revoke(keep);
   }
 
-  /** Closes the Gateways kept for reuse; idempotent. */
-  close(): Promise<void> {
-    return this.pool.close();
+  /** Ends the listen streams and closes the Gateways kept for reuse; idempotent. */
+  async close(): Promise<void> {
+    await Promise.all([this.listens.close(), this.pool.close()]);
   }
 
   async handle(
