@@ -126,8 +126,7 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
       if (typeof t === 'object' && t !== null && typeof (t as DiscoveredTool).name === 'string')
         tools.push(t as DiscoveredTool);
     }
-    if (endsShort(arrived.cut))
-      return done({ cut: { bound: 'page', limit: LIST_PAGE_MAX_BYTES, pages: pages + 1, bytes } });
+    if (endsShort(arrived.cut)) return done({ cut: pageCut(pages + 1, bytes) });
     if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return done({});
     // A server that hands back a cursor it already gave would page forever.
     if (seen.has(result.nextCursor))
@@ -137,8 +136,11 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
   }
 }
 
-/** Whether a page that arrived cut to its caps lost tools or its cursor: either way the listing ends short. */
-function endsShort(cut: MessageCut | undefined): boolean {
+/**
+ * Whether a page that arrived cut to its caps lost items or its cursor: either way the listing ends short. Every
+ * paged list (tools, prompts, resources, templates) reads it from its request's `onCut`.
+ */
+export function endsShort(cut: MessageCut | undefined): boolean {
   return cut?.kind === 'list' && (cut.kept < cut.total || cut.dropped.includes('nextCursor'));
 }
 
@@ -146,15 +148,20 @@ const MiB = 1024 * 1024;
 
 const bytesOf = (n: number) => (n % MiB === 0 ? `${n / MiB} MiB` : `${n} bytes`);
 
-/** The sentence a notice carries for a cut listing. */
-export function describeCut(cut: ListingCut): string {
+/** The cut of a listing whose page `pages` arrived cut to the per-page cap, `bytes` taken in all. */
+export function pageCut(pages: number, bytes: number): ListingCut {
+  return { bound: 'page', limit: LIST_PAGE_MAX_BYTES, pages, bytes };
+}
+
+/** The sentence a notice carries for a cut listing of `method` (`tools/list` unless said). */
+export function describeCut(cut: ListingCut, method = 'tools/list'): string {
   if (cut.bound === 'page')
-    return `tools/list stopped at page ${cut.pages}, cut to the page cap of ${bytesOf(cut.limit)}`;
+    return `${method} stopped at page ${cut.pages}, cut to the page cap of ${bytesOf(cut.limit)}`;
   const what =
     cut.bound === 'bytes'
       ? `its bound of ${bytesOf(cut.limit)}`
       : cut.bound === 'pages'
         ? `its bound of ${cut.limit} pages`
         : `the call timeout of ${cut.limit} ms`;
-  return `tools/list stopped at ${what} (after ${cut.pages} pages)`;
+  return `${method} stopped at ${what} (after ${cut.pages} pages)`;
 }

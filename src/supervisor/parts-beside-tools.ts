@@ -55,6 +55,7 @@ export function buildBesideTools(
     stopped: base.stopped,
     changed: (server) => emit({ type: 'resources', server, at: now() }),
     warn: (message) => options.logger?.warn?.(message),
+    notice: (server, code, message) => emit({ type: 'notice', server, code, message, at: now() }),
     held: new HeldNotices((e) => emit({ ...e, at: now() })).of('resource'),
     input: hostInput,
     clock: options.clock,

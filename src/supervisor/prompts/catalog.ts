@@ -1,8 +1,17 @@
+import type { MessageCut } from '../../framing/line-summary.js';
 import type { McpConnection } from '../../protocol/connection.js';
-import { type CacheHint, mergeHint } from '../../protocol/tool-listing.js';
+import {
+  type CacheHint,
+  describeCut,
+  endsShort,
+  type ListingCut,
+  mergeHint,
+  pageCut,
+} from '../../protocol/tool-listing.js';
 import { exposedNameFor } from '../../registry/exposed-name.js';
 import type { ExposedPrompt } from '../../registry/exposed-prompt.js';
 import { type HeldName, settleNames } from '../../registry/name-claims.js';
+import type { NoticeCode } from '../types.js';
 
 /** Pages of `prompts/list` read from one server at most: a server that never stops paging is cut off. */
 export const MAX_PROMPT_PAGES = 50;
@@ -31,7 +40,7 @@ export class PromptCatalog {
     private order: readonly string[],
     private readonly separator: string,
     private readonly onChange: (change: PromptsChange) => void,
-    private readonly onProblem: (server: string, message: string) => void,
+    private readonly onProblem: (server: string, message: string, code?: NoticeCode) => void,
     /** Servers with `namespace: false`: their prompts keep their own names. */
     private ownNames: ReadonlySet<string> = new Set(),
     /** Every settling's held-back prompts (all of them, each time). */
@@ -55,8 +64,8 @@ export class PromptCatalog {
 
   /**
    * Reads a server's prompts again (it became ready, or said they changed); a server without prompts has none.
-   * Resolves with the listing's cache hint once it is the server's list, or `false` when it is not (it failed, or
-   * a newer listing took its place).
+   * Resolves with the listing's cache hint once it is the server's list, or `false` when it is not (it failed, a
+   * page arrived cut to the per-page cap while the server had a list already, or a newer listing took its place).
    */
   async refresh(
     server: string,
@@ -70,14 +79,24 @@ export class PromptCatalog {
     }
     let listed: Record<string, unknown>[];
     let hint: CacheHint | undefined;
+    let cut: ListingCut | undefined;
     try {
-      ({ items: listed, hint } = await listAll(conn, timeoutMs));
+      ({ items: listed, hint, cut } = await listAll(conn, timeoutMs));
     } catch (err) {
       if (this.generation.get(server) !== gen) return false;
       this.onProblem(server, `prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
       return false;
     }
     if (this.generation.get(server) !== gen) return false;
+    if (cut) {
+      // A cut listing did not reach the end of the server's prompts: a re-list keeps the list it had, as tools do.
+      const kept = this.perServer.has(server);
+      const then = kept
+        ? 'keeping the last good prompt list'
+        : 'starting with the prompts of the pages taken';
+      this.onProblem(server, `${describeCut(cut, 'prompts/list')}; ${then}`, 'LISTING_CUT');
+      if (kept) return false;
+    }
     const prompts: ExposedPrompt[] = [];
     const seen = new Set<string>();
     for (const p of listed) {
@@ -136,22 +155,31 @@ export class PromptCatalog {
   }
 }
 
-/** Every page's prompts, and the pages' cache hint (the shortest ttl, `private` if any page is). */
+/**
+ * Every page's prompts, and the pages' cache hint (the shortest ttl, `private` if any page is); `cut` when a page
+ * arrived cut to the per-page cap (its prompts past the cap, and its cursor, left out), which ends the walk there.
+ */
 async function listAll(
   conn: McpConnection,
   timeoutMs: number,
-): Promise<{ items: Record<string, unknown>[]; hint?: CacheHint | undefined }> {
+): Promise<{ items: Record<string, unknown>[]; hint?: CacheHint | undefined; cut?: ListingCut }> {
   const items: Record<string, unknown>[] = [];
   let hint: CacheHint | undefined;
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PROMPT_PAGES; page++) {
+    const arrived: { cut?: MessageCut } = {};
     const raw = (await conn.request('prompts/list', cursor === undefined ? {} : { cursor }, {
       timeoutMs,
+      onCut: (c) => {
+        arrived.cut = c;
+      },
     })) as { prompts?: unknown; nextCursor?: unknown } | null;
     if (raw) hint = mergeHint(hint, raw);
     const prompts = Array.isArray(raw?.prompts) ? raw.prompts : [];
     for (const p of prompts)
       if (typeof p === 'object' && p !== null) items.push(p as Record<string, unknown>);
+    if (endsShort(arrived.cut))
+      return { items, hint, cut: pageCut(page + 1, Buffer.byteLength(JSON.stringify(items), 'utf8')) };
     if (typeof raw?.nextCursor !== 'string') break;
     cursor = raw.nextCursor;
   }

@@ -65,7 +65,8 @@ export class FleetPrompts {
       [...servers.keys()],
       separator,
       (c) => emit({ type: 'prompts', ...c, at: now() }),
-      (server, message) => emit({ type: 'notice', server, message, at: now() }),
+      (server, message, code) =>
+        emit({ type: 'notice', server, message, ...(code ? { code } : {}), at: now() }),
       new Set([...servers.values()].filter((s) => s.namespace === false).map((s) => s.id)),
       held.of('prompt'),
     );

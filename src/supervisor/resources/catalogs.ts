@@ -1,10 +1,12 @@
 import type { ServerConfig } from '../../config/types.js';
 import { isRecord } from '../../framing/is-record.js';
 import type { McpConnection } from '../../protocol/connection.js';
+import { describeCut } from '../../protocol/tool-listing.js';
 import type { HeldName } from '../../registry/name-claims.js';
 import { clampTimeout } from '../calls/call-check.js';
 import type { SupervisorClock } from '../options.js';
 import { type CacheHint, ListHints, ListTimers } from '../runtime/list-hints.js';
+import type { NoticeCode } from '../types.js';
 import { ResourceRoutes } from './routes.js';
 import { loadCatalog } from './server-resources.js';
 
@@ -17,6 +19,8 @@ export interface CatalogHost {
   clock?: SupervisorClock | undefined;
   /** A server's first catalog since it became ready was read on `conn`. */
   caught: (id: string, conn: McpConnection) => void;
+  /** A coded notice about a server's lists (a listing cut short). */
+  notice?: ((server: string, code: NoticeCode, message: string) => void) | undefined;
 }
 
 /**
@@ -118,6 +122,15 @@ export class ResourceCatalogs {
       if (this.loading.get(id) !== job) return;
       this.loading.delete(id);
       if (this.host.connection(id) !== conn) return;
+      if (catalog.cuts) {
+        // A cut list did not reach the end of the server's resources: a re-read keeps the catalog it had, as a
+        // cut tools/list keeps the last good tool set; a first read starts with what it got.
+        const kept = this.routes.has(id);
+        const then = kept ? 'keeping the last good resource lists' : 'starting with the pages taken';
+        for (const { method, cut } of catalog.cuts)
+          this.host.notice?.(id, 'LISTING_CUT', `${describeCut(cut, method)}; ${then}`);
+        if (kept) return;
+      }
       this.routes.set(id, catalog);
       this.hints.resources.set(id, 0, catalog.hints.resources);
       this.hints.templates.set(id, 0, catalog.hints.templates);

@@ -5,7 +5,7 @@ import type { HeldName } from '../../registry/name-claims.js';
 import type { HostInput, InputOptions } from '../input-required/host-input.js';
 import type { SupervisorClock } from '../options.js';
 import type { CacheHint } from '../runtime/list-hints.js';
-import type { ServerState } from '../types.js';
+import type { NoticeCode, ServerState } from '../types.js';
 import { ResourceCatalogs } from './catalogs.js';
 import { ResourceListening } from './listening.js';
 import {
@@ -34,6 +34,8 @@ export interface FleetResourcesDeps {
   input?: HostInput;
   /** The host's clock, when it gave one: a resource list's ttl runs on it. */
   clock?: SupervisorClock | undefined;
+  /** A coded notice about a server's lists (a listing cut short). */
+  notice?: ((server: string, code: NoticeCode, message: string) => void) | undefined;
 }
 
 /**
@@ -51,6 +53,7 @@ export class FleetResources {
       changed: deps.changed,
       held: deps.held,
       clock: deps.clock,
+      notice: deps.notice,
       // A 2026 server's resources ride on its listen stream, opened again at ready.
       caught: (id, conn) => {
         if (conn.era !== 'modern') this.listening.resubscribeAll(conn, id);
