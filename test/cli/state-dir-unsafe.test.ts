@@ -48,6 +48,26 @@ describe('a state directory any user can write', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.pid.json'))).toEqual([]);
   });
 
+  it('is refused by the control commands in one line, exit 1, before any socket there is read', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
+    const state = openDir(dir);
+    for (const args of [
+      ['status', '--state-dir', state],
+      ['status', '--state-dir', state, '--config', config, '--json'],
+      ['logs', 'fx', '--state-dir', state],
+      ['restart', 'fx', '--state-dir', state],
+      ['stop', 'fx', '--state-dir', state],
+      ['start', 'fx', '--state-dir', state],
+      ['reload', '--state-dir', state],
+    ]) {
+      const r = await ended(args);
+      expect(r.stderr, args.join(' ')).toMatch(refusal(state));
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout, args.join(' ')).toBe('');
+    }
+  });
+
   it('is refused at the default place too, and as one JSON record with its code', async () => {
     const dir = cli.tempDir();
     const config = writeFixtureConfig(dir, [{ id: 'fx' }]);

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { request } from '../../control/client.js';
 import type { ControlAnswer, InstanceInfo } from '../../control/protocol.js';
 import { socketFiles } from '../../control/socket-dir.js';
+import { checkPrivateDir, StateDirUnsafeError } from '../../process/state-dir-safety.js';
 import { CliError } from '../errors.js';
 import type { LogFormat } from '../output/logfmt.js';
 import { stateDirPath } from '../store-path.js';
@@ -22,10 +23,13 @@ export interface Target {
 
 /**
  * Finds the one running instance the flags point at: every live socket in the state directory, narrowed to the
- * `--config` given. None, or several without `--config`, is an error that says what to pass.
+ * `--config` given. None, or several without `--config`, is an error that says what to pass. A state directory
+ * another user can write is refused before any socket in it is read (`state_dir_unsafe`), as `run` and `serve`
+ * refuse it: whoever can write there could plant a socket that answers for a fleet.
  */
 export async function findTarget(flags: TargetFlags): Promise<Target> {
   const dir = stateDirPath(flags.stateDir);
+  refuseUnsafe(dir);
   const live: Target[] = [];
   for (const path of socketFiles(dir)) {
     const r = await request(path, { cmd: 'hello' }, { timeoutMs: 3000 });
@@ -78,6 +82,15 @@ export function refusalText(answer: Extract<ControlAnswer, { ok: false }>, serve
 /** A refusal as the error the program reports (exit 1). */
 export function refused(answer: Extract<ControlAnswer, { ok: false }>, server?: string): CliError {
   return new CliError('control_refused', refusalText(answer, server));
+}
+
+/** The refusal of a state directory another user can write; any other failure to look is left to the listing. */
+function refuseUnsafe(dir: string): void {
+  try {
+    checkPrivateDir(dir);
+  } catch (err) {
+    if (err instanceof StateDirUnsafeError) throw new CliError('state_dir_unsafe', err.message);
+  }
 }
 
 function describe(t: Target): string {
