@@ -11,6 +11,7 @@ import {
   type OutcomeOf,
 } from '../../protocol/call-outcome.js';
 import type { McpConnection } from '../../protocol/connection.js';
+import { traceMeta } from '../../protocol/request-meta.js';
 import type { SurfaceOutcome } from '../../protocol/surface-outcome.js';
 import {
   callToolOutcome as callOnConnection,
@@ -172,7 +173,14 @@ export class FleetCalls {
         if (typeof state === 'string') this.inputRoutes.remember(state, tool.server);
         return out;
       }
-      const params = { ...(target.args ? { arguments: target.args } : {}), name: tool.tool, task };
+      const params: Record<string, unknown> = {
+        ...(target.args ? { arguments: target.args } : {}),
+        name: tool.tool,
+        task,
+      };
+      // The caller's trace context travels as a plain call's does (checked, in `_meta`).
+      const meta = traceMeta(call.trace as Record<string, unknown> | undefined);
+      if (meta) params._meta = meta;
       return await this.deps.tasks.create(conn, server, params, call.timeoutMs, binding, {
         caller: call.caller,
       });

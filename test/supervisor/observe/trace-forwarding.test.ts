@@ -103,6 +103,25 @@ describe('the trace context a server is sent', () => {
     expect(sent.map((m) => m.params?._meta)).toEqual([undefined]);
   });
 
+  it("sends a task-augmented call's trace context to a 2025 server as a plain call's, checked", async () => {
+    const { sup, log } = await started();
+    const given = { traceparent: VALID, tracestate: 'a=1,B=2', baggage: 'k=v' };
+    const plain = await echoed(sup, { trace: given });
+    expect(plain).toEqual({ traceparent: VALID, tracestate: 'a=1', baggage: 'k=v' });
+    // The fixture's echo does not run as a task: its plain answer is no CreateTaskResult, but it was sent.
+    const out = await sup.callToolAsTask('a.echo', { text: 'hi' }, { ttl: 60_000 }, { trace: given });
+    expect(out).toMatchObject({ ok: false, code: 'INVALID_RESULT' });
+    const sent = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { method?: string; params?: { name?: string; task?: unknown; _meta?: unknown } },
+      )
+      .filter((m) => m.method === 'tools/call' && m.params?.task !== undefined);
+    expect(sent.map((m) => [m.params?.name, m.params?._meta])).toEqual([['echo', plain]]);
+  });
+
   it("with a tracer, an invalid traceparent is no parent, and its tracestate does not travel with the span's", async () => {
     register();
     const { sup } = await started();
