@@ -1,6 +1,7 @@
 import { describeSpawnError } from '../../process/preflight.js';
 import type { SupervisorLogger } from '../../supervisor/supervisor.js';
 import type { ServerStatus, SupervisorEvent } from '../../supervisor/types.js';
+import { BoundedLines, STDERR_QUEUE_BYTES } from './bounded-stderr.js';
 import { EventLog, eventRecord, type LogLevel, reloadRefusedText } from './event-log.js';
 import { describeLinkError } from './link-text.js';
 import { LiveTable } from './live-table.js';
@@ -21,9 +22,19 @@ export interface Reporter {
   stop(): void;
 }
 
-/** One structured line per event on stderr; `minLevel` drops quieter ones (for `call`). */
+/**
+ * One structured line per event on stderr; `minLevel` drops quieter ones (for `call`). What waits for a slow
+ * stderr reader is bounded (BoundedLines): past it lines are dropped, and a line says how many once it caught up.
+ */
 export function lineReporter(format: LogFormat, minLevel: LogLevel = 'info'): Reporter {
-  const log = new EventLog(format);
+  const out = new BoundedLines(process.stderr, ({ lines, bytes }) =>
+    log.log(
+      'warn',
+      `stderr was read slower than lines came: ${lines} lines (${bytes} bytes) were dropped while ${STDERR_QUEUE_BYTES} bytes waited for it`,
+      { event: 'stderr_dropped', lines, bytes },
+    ),
+  );
+  const log = new EventLog(format, out.write);
   const rank: Record<LogLevel, number> = { info: 0, warn: 1, error: 2 };
   const keep = (level: LogLevel) => rank[level] >= rank[minLevel];
   return {
