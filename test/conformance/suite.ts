@@ -37,7 +37,9 @@ export const NODE22_UNAVAILABLE = pkg
 /** Throws, saying how to fix it, when the platform has a Node 22 package that was not installed. */
 export function assertNode22Installed(): void {
   if (!existsSync(NODE22)) {
-    throw new Error(`${NODE22} is missing: \`npm ci\` installs it (the root package's prepare script)`);
+    throw new Error(
+      `${NODE22} is missing: \`npm run conformance-node\` installs it (\`npm test\` runs it first)`,
+    );
   }
 }
 
