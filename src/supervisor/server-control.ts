@@ -36,9 +36,10 @@ export function controlServer(
   if (!at.started) return { ok: false, code: 'NOT_STARTED' };
   if (typeof id !== 'string' || !parts.servers.has(id)) {
     const known = at.config.servers.map((s) => s.id).join(', ');
+    // A fleet notice, not one of a server: an id the config lacks must not appear as a server in logs and pages.
     emit({
       type: 'notice',
-      server: typeof id === 'string' ? id : null,
+      server: null,
       message: `${verb}: unknown server '${String(id)}' (servers: ${known || 'none'})`,
       at: parts.now(),
     });

@@ -129,7 +129,7 @@ describe('control of a running fleet from another terminal', () => {
     expect(await allGone([before.pid!])).toBe(true);
 
     const stop = await ctl('stop', 'fy');
-    expect([stop.code, stop.stderr]).toEqual([0, 'fy: stopping\n']);
+    expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, 'fy: stopping\n', '']);
     await until('fy', (row) => row.state === 'stopped');
     expect(await allGone([after.pid!])).toBe(true);
     expect(rowOf(await socketStatus(), 'fx').state).toBe('ready');

@@ -87,7 +87,7 @@ describe('reloading a running fleet from its config file', () => {
     const keep = await pidOf(dir, 'keep');
     writeFixtureConfig(dir, [{ id: 'keep' }, { id: 'chg', flags: ['--tools', '2'] }]);
     const ok = await cli.runCli(['reload', '--config', config]);
-    expect([ok.code, ok.stderr]).toEqual([0, 'add: stopped\n2 unchanged\n']);
+    expect([ok.code, ok.stdout, ok.stderr]).toEqual([0, 'add: stopped\n2 unchanged\n', '']);
 
     const good = readFileSync(config, 'utf8');
     writeFileSync(config, good.replace('restart: { policy: on-failure', 'restart: { policy: sometimes'));

@@ -46,13 +46,15 @@ describe('every control path terminates', () => {
     expect(sup.status()[0]!.pid).toBeUndefined();
   });
 
-  it('restart, startServer and stopServer name an unknown id in a coded outcome and a notice', async () => {
+  it('restart, startServer and stopServer name an unknown id in a coded outcome and a fleet notice', async () => {
     const { sup, events } = f.create(fleetConfig([fixtureServer('a')]));
     await sup.start();
     for (const answer of [sup.restart('nope'), sup.startServer('nope'), sup.stopServer('nope')]) {
       expect(answer).toEqual({ ok: false, code: 'UNKNOWN_SERVER' });
     }
-    const notices = events.flatMap((e) => (e.type === 'notice' && e.server === 'nope' ? [e.message] : []));
+    // Under no server: 'nope' is not one.
+    expect(events.some((e) => 'server' in e && e.server === 'nope')).toBe(false);
+    const notices = events.flatMap((e) => (e.type === 'notice' && e.server === null ? [e.message] : []));
     expect(notices).toEqual([
       "restart: unknown server 'nope' (servers: a)",
       "startServer: unknown server 'nope' (servers: a)",

@@ -28,7 +28,8 @@ export async function serverVerbCommand(
   if (!answer.ok) throw refused(answer, id);
   const log = controlLog(flags.logFormat);
   if (log) log.log('info', DONE[verb], { event: verb, server: id });
-  else process.stderr.write(`${id}: ${DONE[verb]}\n`);
+  // What was asked for, and done: the command's answer, so stdout (stderr is for what went wrong).
+  else process.stdout.write(`${id}: ${DONE[verb]}\n`);
   return 0;
 }
 
@@ -69,7 +70,7 @@ export async function reloadCommand(flags: TargetFlags): Promise<number> {
   }
   if (!answer.ok) throw refused(answer);
   if (log) log.log('info', 'reloaded', { event: 'reload', ...reloadFields(answer) });
-  else process.stderr.write(reloadReport(answer));
+  else process.stdout.write(reloadReport(answer));
   return 0;
 }
 
