@@ -1,8 +1,9 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { InputRequired } from '../framing/result-type.js';
 import { type CallResultOutcome, OUTCOME_CODE_META_KEY, outcomeResult } from '../protocol/call-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
+import { RpcError } from './rpc-error.js';
 
 /** MCP's error for a resource no server has (2025-11-25, "Resources"). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -42,12 +43,12 @@ export interface RenderedFailure {
  * it concerns. A server's own error keeps its code, and its `data` object beside ours. `verbatim` passes a
  * server's error on exactly as it sent it and adds nothing (the 2026 tasks extension relays a task's error so).
  */
-export function rpcError(f: RenderedFailure, opts: { verbatim?: boolean } = {}): McpError {
+export function rpcError(f: RenderedFailure, opts: { verbatim?: boolean } = {}): RpcError {
   const remote = f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined;
   if (opts.verbatim) {
     return remote
-      ? new McpError(f.rpcCode as number, f.rpcMessage ?? f.message, f.rpcData)
-      : new McpError(RPC_CODE_OF[f.code] ?? ErrorCode.InternalError, f.message);
+      ? new RpcError(f.rpcCode as number, f.rpcMessage ?? f.message, f.rpcData)
+      : new RpcError(RPC_CODE_OF[f.code] ?? ErrorCode.InternalError, f.message);
   }
   const data = {
     [OUTCOME_CODE_META_KEY]: f.code,
@@ -55,8 +56,8 @@ export function rpcError(f: RenderedFailure, opts: { verbatim?: boolean } = {}):
     ...(f.uri !== undefined ? { uri: f.uri } : {}),
   };
   const theirs = f.rpcCode !== undefined ? { ...serverData(f.rpcData), ...data } : data;
-  if (remote) return new McpError(f.rpcCode as number, f.message, theirs);
-  return new McpError(RPC_CODE_OF[f.code] ?? ErrorCode.InternalError, f.message, theirs);
+  if (remote) return new RpcError(f.rpcCode as number, f.message, theirs);
+  return new RpcError(RPC_CODE_OF[f.code] ?? ErrorCode.InternalError, f.message, theirs);
 }
 
 /**
@@ -72,13 +73,13 @@ export function toolCallAnswer(
   era: '2025' | '2026',
 ): CallToolResult | InputRequired {
   if (outcome.ok) return outcomeResult(outcome);
-  if (outcome.code === 'UNKNOWN_TOOL') throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'`);
+  if (outcome.code === 'UNKNOWN_TOOL') throw new RpcError(ErrorCode.InvalidParams, `unknown tool '${name}'`);
   if (outcome.code === 'TASK_REQUIRED') {
     const why = `tool '${name}' runs only as a task (its execution.taskSupport is 'required'): call it with params.task`;
-    throw new McpError(ErrorCode.MethodNotFound, why, { [OUTCOME_CODE_META_KEY]: 'TASK_REQUIRED' });
+    throw new RpcError(ErrorCode.MethodNotFound, why, { [OUTCOME_CODE_META_KEY]: 'TASK_REQUIRED' });
   }
   if (era === '2026' && outcome.code === 'REMOTE_ERROR' && outcome.rpcCode !== undefined) {
-    throw new McpError(outcome.rpcCode, outcome.message, {
+    throw new RpcError(outcome.rpcCode, outcome.message, {
       ...serverData(outcome.rpcData),
       [OUTCOME_CODE_META_KEY]: 'REMOTE_ERROR',
     });

@@ -1,10 +1,11 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../framing/is-record.js';
 import type { CallOptions } from '../protocol/call-options.js';
 import { TASKS_EXTENSION } from '../supervisor/tasks/tasks.js';
 import { CAPABILITIES_KEY, MODERN_VERSIONS } from './era.js';
 import type { Fleet } from './fleet.js';
 import { rpcError } from './render-outcome.js';
+import { RpcError } from './rpc-error.js';
 
 const MODERN_VERSION = MODERN_VERSIONS[0];
 
@@ -21,8 +22,8 @@ export function declaresTasks(params: Record<string, unknown> | undefined): bool
 }
 
 /** The −32021 answer to a request that cannot be served without the tasks extension. */
-export function tasksRequired(what: string): McpError {
-  return new McpError(
+export function tasksRequired(what: string): RpcError {
+  return new RpcError(
     MISSING_CLIENT_CAPABILITY,
     `Missing required client capability: ${what} needs the extension ${TASKS_EXTENSION}`,
     {

@@ -117,7 +117,8 @@ describe('serve: tool results within one budget', () => {
     );
     expect(err).toBeInstanceOf(McpError);
     expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((err as McpError).message).toContain("unknown tool 'fx.nope'");
+    // The client's SDK puts "MCP error -32602: " in front of what came on the wire, once: the wire has no prefix.
+    expect((err as McpError).message).toBe("MCP error -32602: unknown tool 'fx.nope'");
     // The session goes on.
     expect((await c.callTool({ name: 'fx.echo', arguments: { text: 'hi' } })).content).toEqual([
       { type: 'text', text: 'hi' },

@@ -167,7 +167,7 @@ describe('serve --http: serve.auth.tokensFile is read again when it changes', ()
     expect((await inSession(C, sessionOf(c))).status).toBe(200);
     // And so does `mcp-supervisor reload` from another terminal, beside the config.
     const reloaded = await cli.runCli(['reload', '--config', config]);
-    expect([reloaded.code, reloaded.stderr]).toEqual([0, 'no server changed\n']);
+    expect([reloaded.code, reloaded.stdout, reloaded.stderr]).toEqual([0, 'no server changed\n', '']);
     await serve.proc.waitFor(
       /msg="tokens file not applied: the last good tokens stay" trigger=control/,
       10_000,
