@@ -59,6 +59,7 @@ h3{font-size:12px;margin:0 0 4px;color:var(--dim);font-weight:600;text-transform
 #detail[hidden]{display:none}
 #detail .panes{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px 14px}
 #detail .wide{grid-column:1/-1}
+#detail .scroll{overflow-x:auto;min-width:0}
 #detail table{width:100%;border-collapse:collapse;font-size:12px}
 #detail th{text-align:left;color:var(--dim);font-weight:500}
 #detail td,#detail th{padding:2px 6px 2px 0;border-bottom:1px solid var(--line);white-space:nowrap}
@@ -87,6 +88,11 @@ h3{font-size:12px;margin:0 0 4px;color:var(--dim);font-weight:600;text-transform
 .chart .n[data-active="true"]>rect{fill:var(--st);stroke:var(--st);stroke-width:2;stroke-dasharray:none}
 .chart .n.frame[data-active="true"]>rect{fill:rgba(255,255,255,.06)}
 .chart .n.state[data-active="true"]>text{fill:#0f1218}
+.legend{margin:6px 0 0;color:var(--dim);font-size:11px;display:flex;flex-wrap:wrap;align-items:center;gap:4px 6px}
+.legend .key{display:inline-block;width:14px;height:9px;border-radius:2px;border:1.5px solid #5b6475;margin-left:6px}
+.legend .key.now{background:var(--st);border-color:var(--st)}
+.legend .key.trail{border-style:dashed;border-color:var(--st)}
+.legend .key.frame{border-style:dashed;border-color:#394152;background:rgba(255,255,255,.02)}
 .chart .n[data-contains-active="true"]>rect{stroke:var(--st);stroke-width:1.5}
 .events{max-height:calc(100vh - 120px);overflow:auto}
 #timeline{width:100%;border-collapse:collapse;font-size:12px}

@@ -102,10 +102,10 @@ function pageHtml(importMap: string, entry: string, chart: string): string {
       <h2><span id="detail-id" data-testid="detail-id"></span> <span class="dim" id="detail-info" data-testid="detail-info"></span></h2>
       <div class="panes">
         <div><h3>Recent calls</h3>
-          <table id="calls" data-testid="detail-calls"><thead><tr><th>time</th><th>tool</th><th>ms</th><th>outcome</th><th>size</th></tr></thead><tbody id="calls-body"></tbody></table>
+          <div class="scroll"><table id="calls" data-testid="detail-calls"><thead><tr><th>time</th><th>tool</th><th>ms</th><th>outcome</th><th>size</th></tr></thead><tbody id="calls-body"></tbody></table></div>
           <p class="none" id="calls-none">No calls yet.</p></div>
         <div><h3>Restarts</h3>
-          <table id="restarts" data-testid="detail-restarts"><tbody id="restarts-body"></tbody></table>
+          <div class="scroll"><table id="restarts" data-testid="detail-restarts"><tbody id="restarts-body"></tbody></table></div>
           <p class="none" id="restarts-none">No restarts.</p></div>
         <div class="wide"><h3>Log tail</h3><pre id="logs" data-testid="detail-logs"></pre></div>
         <div><h3>Tools</h3><ul id="tools" data-testid="detail-tools"></ul></div>
@@ -117,6 +117,8 @@ function pageHtml(importMap: string, entry: string, chart: string): string {
     <section class="chart" data-testid="chart-panel">
       <h2>Server machine <span class="dim" id="chart-for" data-testid="chart-for"></span></h2>
       ${chart}
+      <p class="legend" data-testid="chart-legend"><span class="key now"></span>the state it is in
+        <span class="key trail"></span>the states just before it <span class="key frame"></span>a group of states</p>
     </section>
     <section class="events">
       <h2>Timeline</h2>

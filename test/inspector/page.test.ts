@@ -160,6 +160,24 @@ describe.skipIf(!hasChromium)('inspector page in headless Chromium', () => {
     source.stderr('search', 'reloading index');
     await expect.poll(() => text(p, 'detail-logs')).toContain('reloading index');
     expect(await text(p, 'detail-calls')).not.toContain('files.read');
+    // A long tool name scrolls inside its pane, never over the next one.
+    source.call({
+      server: 'search',
+      tool: `search.${'a_rather_long_tool_name_'.repeat(4)}`,
+      ms: 2,
+      code: 'OK',
+      bytes: 1,
+    });
+    await expect.poll(() => text(p, 'detail-calls')).toContain('a_rather_long_tool_name_a_rather');
+    const pane = await p.getByTestId('detail-calls').locator('xpath=../..').boundingBox();
+    const scroller = await p.getByTestId('detail-calls').locator('xpath=..').boundingBox();
+    const restarts = await p.getByTestId('detail-restarts').locator('xpath=../..').boundingBox();
+    expect(scroller!.x + scroller!.width).toBeLessThanOrEqual(pane!.x + pane!.width + 0.5);
+    expect(pane!.x + pane!.width).toBeLessThanOrEqual(restarts!.x);
+    // The chart says what its boxes mean.
+    expect(await text(p, 'chart-legend')).toMatch(
+      /the state it is in\s+the states just before it\s+a group of states/,
+    );
     source.exit('search', {
       code: 1,
       signal: null,
