@@ -1,15 +1,17 @@
 // What `check` can tell about a launch before anything runs: a command that is not there or cannot be run, a cwd
 // that is not a directory. Kept out of parseConfig, which reads only the text: these depend on the machine the
-// check runs on. The look-up is the spawn's own (preflight), so check and run cannot disagree.
+// check runs on. The look-up is the spawn's own (preflight), so check and run cannot disagree. A runtime's script
+// argument that names no file (`node missing.js`) is one too: the spawn would succeed and the server die at once.
 import { buildChildEnv } from '../process/child-env.js';
 import { cwdError, describeSpawnError, resolveCommand } from '../process/preflight.js';
 import { dotted, type LocatedProblem } from '../registry/located-yaml.js';
 import type { ConfigReading } from './parse-config.js';
+import { missingScript } from './script-check.js';
 
 /**
  * Problems of each enabled server's launch on this machine, located at the `command` or `cwd` it comes from and
- * coded as the spawn would code them (`ENOENT`, `EACCES`, `CWD_MISSING`). `hostEnv` supplies the child's PATH,
- * as at run time.
+ * coded as the spawn would code them (`ENOENT`, `EACCES`, `CWD_MISSING`), and a missing script file at its arg
+ * (`SCRIPT_MISSING`). `hostEnv` supplies the child's PATH, as at run time.
  */
 export function launchProblems(
   reading: Pick<ConfigReading, 'config' | 'serverPaths' | 'locate'>,
@@ -23,19 +25,28 @@ export function launchProblems(
     // A url server runs nowhere here: there is no command to find and no cwd it uses. A missing command is a
     // problem of the file already.
     if (server.disabled || path === undefined || server.remote || server.command === '') continue;
-    const at = (field: string, code: string, message: string) =>
+    const at = (field: readonly (string | number)[], code: string, message: string) =>
       problems.push({
         source: config.source,
-        ...reading.locate([...path, field]),
-        path: dotted([...path, field]),
+        ...reading.locate([...path, ...field]),
+        path: dotted([...path, ...field]),
         message,
         code,
       });
     const cwd = cwdError(server.command, server.cwd);
-    if (cwd) at('cwd', cwd.code, describeSpawnError(cwd));
+    if (cwd) at(['cwd'], cwd.code, describeSpawnError(cwd));
     const env = buildChildEnv(hostEnv, server.inheritEnv, server.env);
     const file = resolveCommand(server.command, server.cwd, env);
-    if (typeof file !== 'string') at('command', file.code, describeSpawnError(file));
+    if (typeof file !== 'string') at(['command'], file.code, describeSpawnError(file));
+    const script = cwd ? undefined : missingScript(server.command, server.args, server.cwd);
+    if (script) {
+      const arg = server.args[script.index];
+      at(
+        ['args', script.index],
+        'SCRIPT_MISSING',
+        `script ${JSON.stringify(arg)} not found: ${script.file} does not exist`,
+      );
+    }
   }
   return problems;
 }

@@ -102,6 +102,35 @@ describe('mcp-supervisor check: what a launch would meet on this machine', () =>
     expect(r.code).toBe(1);
   });
 
+  it('locates a script argument that names no file under the cwd (code SCRIPT_MISSING), and passes one that does', async () => {
+    const dir = cli.tempDir();
+    mkdirSync(join(dir, 'srv'));
+    writeFileSync(join(dir, 'srv', 'here.js'), '');
+    const path = join(dir, 'fleet.yaml');
+    const node = JSON.stringify(process.execPath);
+    writeFileSync(
+      path,
+      [
+        'servers:',
+        '  gone:',
+        `    command: ${node}`,
+        '    args: [--enable-source-maps, missing.js]',
+        '  here:',
+        `    command: ${node}`,
+        '    args: [here.js]',
+        '    cwd: srv',
+        '',
+      ].join('\n'),
+    );
+    const r = await cli.runCli(['check', path]);
+    expect(r.stderr).toBe(
+      `${path}:4:34 servers.gone.args[1]: script "missing.js" not found: ${join(dir, 'missing.js')} does not exist\n`,
+    );
+    expect(r.code).toBe(1);
+    const json = await cli.runCli(['check', path, '--json']);
+    expect(JSON.parse(json.stdout).problems).toMatchObject([{ code: 'SCRIPT_MISSING', line: 4, col: 34 }]);
+  });
+
   it('leaves a disabled server alone, as run does until it is started', async () => {
     const dir = cli.tempDir();
     const path = join(dir, 'fleet.yaml');
