@@ -1,6 +1,8 @@
 import { parseDuration } from '../config/units.js';
 import { callFailure, outcomeText } from '../protocol/call-outcome.js';
+import { exposedNameFor } from '../registry/exposed-name.js';
 import { toolOwner } from '../registry/tool-owner.js';
+import { closestNames, didYouMean } from './closest-names.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
@@ -36,6 +38,8 @@ export async function callCommand(
     const ids = config.servers.map((s) => s.id).join(', ');
     const failure = callFailure('UNKNOWN_TOOL', `unknown tool '${tool}': no server owns it`, { tool });
     process.stdout.write(`${outcomeText(failure)}\n`);
+    const hint = didYouMean(closestNames(tool, ownableNames(config, tool)));
+    if (hint) process.stderr.write(`${hint}\n`);
     process.stderr.write(
       `a tool is named <server>${config.supervisor.separator}<tool>; servers: ${ids || '(none)'}\n`,
     );
@@ -71,6 +75,8 @@ export async function callCommand(
     process.stdout.write(result.endsWith('\n') ? result : `${result}\n`);
     if (!outcome.ok && outcome.code === 'UNKNOWN_TOOL') {
       const names = sup.listTools().map((t) => t.name);
+      const hint = didYouMean(closestNames(tool, names));
+      if (hint) process.stderr.write(`${hint}\n`);
       process.stderr.write(`available tools: ${names.length ? names.join(', ') : '(none)'}\n`);
     }
     await sup.stop();
@@ -82,6 +88,27 @@ export async function callCommand(
     await sup.stop();
     removeSignals();
   }
+}
+
+/**
+ * Names a mistyped tool may have meant, known before anything starts: the tools the config declares, and the
+ * name with its server part put on each server id (`fz.echo` → `fx.echo`), of which the nearest will be kept.
+ */
+function ownableNames(config: Awaited<ReturnType<typeof readConfigFile>>, tool: string): string[] {
+  const sep = config.supervisor.separator;
+  const names: string[] = [];
+  for (const s of config.servers) {
+    for (const t of s.tools) {
+      try {
+        names.push(exposedNameFor(s.id, t.name, sep, s.namespace !== false));
+      } catch {
+        // Passed over, as toolOwner passes over a name that cannot be exposed.
+      }
+    }
+  }
+  const at = tool.indexOf(sep);
+  if (at > 0) for (const s of config.servers) names.push(`${s.id}${tool.slice(at)}`);
+  return names;
 }
 
 /** The `json-args` argument: a JSON object, or nothing. */

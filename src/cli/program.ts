@@ -93,7 +93,9 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     );
 
   fleetOptions(program.command('call'))
-    .description('start the fleet, call one tool, print the flattened result, stop')
+    .description(
+      'start only the server that owns the tool (worked out from the config), call the tool once, print the flattened result, stop that server',
+    )
     .argument('<config>', 'fleet config')
     .argument('<tool>', 'namespaced tool name, e.g. notes.add_note')
     .argument('[json-args]', 'arguments as a JSON object')

@@ -93,7 +93,7 @@ function closest(key: string, known: readonly string[]): string | undefined {
 }
 
 /** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
     i,
     ...Array<number>(b.length).fill(0),

@@ -36,6 +36,26 @@ describe('mcp-supervisor call', () => {
     expect(unknown.stderr).toMatch(/^available tools: .*fx\.echo/m);
   });
 
+  it('--help says it starts only the server that owns the tool', async () => {
+    const r = await cli.runCli(['call', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('start only the server that owns the tool');
+  });
+
+  it("names the nearest tools for a mistyped one: among the server's tools, or on the nearest server id", async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
+    const typo = await cli.runCli(['call', config, 'fx.ecoh', '{"text":"x"}', '--trust-all']);
+    expect(typo.code).toBe(1);
+    expect(typo.stdout).toMatch(/^ERROR: unknown tool 'fx\.ecoh'/);
+    expect(typo.stderr).toMatch(/^did you mean 'fx\.echo'\?$/m);
+    const server = await cli.runCli(['call', config, 'fz.echo', '--trust-all']);
+    expect(server).toMatchObject({ code: 1, stdout: "ERROR: unknown tool 'fz.echo': no server owns it\n" });
+    expect(server.stderr).toBe("did you mean 'fx.echo'?\na tool is named <server>.<tool>; servers: fx\n");
+    const far = await cli.runCli(['call', config, 'fx.zzzzzzzz', '--trust-all']);
+    expect(far.stderr).not.toMatch(/did you mean/);
+  });
+
   it('decides from the outcome, not the text: a tool that answers ERROR: text succeeded (exit 0, no hint)', async () => {
     const dir = cli.tempDir();
     const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
