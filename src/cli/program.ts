@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import type { CallFlags } from './call.js';
 import type { LogsFlags } from './control/logs-command.js';
 import type { TargetFlags } from './control/target.js';
@@ -171,6 +171,15 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .option('--config <path>', 'the config file the approval is for (when the id is trusted for several)')
     .action(async (id: string, flags: { store?: string; config?: string }) =>
       setCode(await (await import('./trust.js')).trustRevokeCommand(id, flags.store, flags.config)),
+    );
+  program
+    .command('completion')
+    .description(
+      'print a shell completion script for every command and flag (source <(mcp-supervisor completion bash))',
+    )
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(['bash', 'zsh', 'fish']))
+    .action(async (shell: 'bash' | 'zsh' | 'fish') =>
+      setCode((await import('./completion/command.js')).completionCommand(shell, program)),
     );
   return program;
 }
