@@ -8,6 +8,7 @@ import { parseHttpAddress, parseIdle, parseMaxSessions, parseResultCap } from '.
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
 import type { RunFlags } from './run.js';
 import type { ServeFlags } from './serve/flags.js';
+import type { ToolsFlags } from './tools.js';
 
 /** The package version, read from the package.json next to `dist/` (and `src/`). */
 export function packageVersion(): string {
@@ -113,6 +114,15 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .option('--json', 'print the outcome (every problem with its code) as JSON on stdout instead of text')
     .action(async (config: string, flags: { json?: boolean }) =>
       setCode(await (await import('./check.js')).checkCommand(config, flags)),
+    );
+
+  fleetOptions(program.command('tools'))
+    .description('start each server once, list the tools it exposes and the scopes each needs, stop them all')
+    .argument('<config>', 'fleet config')
+    .option('--json', 'print the listing as JSON on stdout instead of a table')
+    .option('-v, --verbose', 'log every transition on stderr, not only warnings')
+    .action(async (config: string, flags: ToolsFlags) =>
+      setCode(await (await import('./tools.js')).toolsCommand(config, flags)),
     );
 
   controlOptions(program.command('status'))
