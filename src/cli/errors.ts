@@ -21,7 +21,9 @@ export type CliErrorCode =
   | 'not_running'
   | 'several_running'
   | 'control_failed'
-  | 'control_refused';
+  | 'control_refused'
+  | 'file_exists'
+  | 'write_failed';
 
 /** An error the program reports as one line on stderr and turns into its exit code; never a stack trace. */
 export class CliError extends Error {

@@ -6,6 +6,7 @@ import type { TargetFlags } from './control/target.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { parseHttpAddress, parseIdle, parseMaxSessions, parseResultCap } from './flag-parsers.js';
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
+import type { InitFlags } from './init/command.js';
 import type { RunFlags } from './run.js';
 import type { ServeFlags } from './serve/flags.js';
 import type { ToolsFlags } from './tools.js';
@@ -114,6 +115,21 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .option('--json', 'print the outcome (every problem with its code) as JSON on stdout instead of text')
     .action(async (config: string, flags: { json?: boolean }) =>
       setCode(await (await import('./check.js')).checkCommand(config, flags)),
+    );
+
+  program
+    .command('init')
+    .description(
+      'write a commented starter config, or convert a Claude Desktop, VS Code or Cursor file (--from)',
+    )
+    .argument('[file]', 'the config to write', 'fleet.yaml')
+    .option(
+      '--from <path>',
+      "a client's MCP config to convert (claude_desktop_config.json, .vscode/mcp.json, .cursor/mcp.json)",
+    )
+    .option('--force', 'overwrite the file when it exists')
+    .action(async (file: string, flags: InitFlags) =>
+      setCode(await (await import('./init/command.js')).initCommand(file, flags)),
     );
 
   fleetOptions(program.command('tools'))

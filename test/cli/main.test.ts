@@ -27,7 +27,7 @@ describe('mcp-supervisor program', () => {
   it('lists every command in --help and exits 0', async () => {
     const r = await cli.runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const cmd of ['run', 'serve', 'call', 'check', 'trust'])
+    for (const cmd of ['init', 'run', 'serve', 'call', 'check', 'tools', 'trust', 'completion'])
       expect(r.stdout).toMatch(new RegExp(`^  ${cmd} `, 'm'));
   });
 
