@@ -183,6 +183,7 @@ describe('loadConfig: fixtures', () => {
     const config = await loadConfig(join(FIXTURES, 'full.yaml'), { env: { TOKEN: 't0k' } });
     expect(config).toEqual({
       source: join(FIXTURES, 'full.yaml'),
+      file: join(FIXTURES, 'full.yaml'),
       supervisor: {
         strategy: 'rest_for_one',
         separator: '__',
