@@ -3,6 +3,7 @@
 /** State name → colour; the script reads the same names as CSS classes (`st-<state>`). */
 export const STATE_COLOURS: Record<string, string> = {
   spawning: '#4c8dff',
+  approving: '#d66bd1',
   handshaking: '#38b6d8',
   ready: '#2fb36d',
   wedged: '#f08a24',

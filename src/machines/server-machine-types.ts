@@ -26,6 +26,8 @@ export type ServerMachineEvent =
   | { type: 'HALT' }
   /** The process runs (its pid), or a remote server's session is opened (no pid: nothing runs here). */
   | { type: 'PROC.SPAWNED'; generation: number; pid?: number }
+  /** The trust gate put the launch to a person, and waits for the answer. */
+  | { type: 'PROC.ASKING'; generation: number }
   | { type: 'PROC.UNTRUSTED'; generation: number; fingerprint: string }
   /** `at` and `draw` (uniform in [0, 1)) are stamped by the runtime: the machines read no clock and draw nothing. */
   | { type: 'PROC.EXIT'; generation: number; exit: MachineExit; at: number; draw: number }

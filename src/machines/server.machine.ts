@@ -193,6 +193,17 @@ export const serverMachine = setup({
           states: {
             spawning: {
               on: {
+                'PROC.ASKING': { guard: 'current', target: 'approving' },
+                'PROC.SPAWNED': {
+                  guard: 'current',
+                  target: 'handshaking',
+                  actions: assign({ pid: ({ event }) => event.pid }),
+                },
+              },
+            },
+            // A person is asked whether this launch may run: nothing is spawned yet, and no budget runs.
+            approving: {
+              on: {
                 'PROC.SPAWNED': {
                   guard: 'current',
                   target: 'handshaking',

@@ -5,6 +5,7 @@ import type { ServerState, ServerStatus } from '../supervisor/types.js';
 /** Every state a server may be in: each gets a series, 1 for the current one, so a dashboard sees all of them. */
 export const SERVER_STATES: readonly ServerState[] = [
   'spawning',
+  'approving',
   'handshaking',
   'ready',
   'wedged',

@@ -40,7 +40,7 @@ export interface SupervisorOptions {
    */
   containment?: ContainmentSetting;
   /** Replaces the trust store and `approve` entirely, for hosts that gate launches themselves (no tool pinning then). */
-  gate?: (server: ServerConfig) => Promise<GateVerdict>;
+  gate?: (server: ServerConfig, asking?: () => void) => Promise<GateVerdict>;
   /**
    * `checked` (the default): a call to a tool whose server or declaration requires scopes is refused unless the
    * caller's `scopes` grant them, a call passing none included. `unchecked`: a call passing no `scopes` is not

@@ -1,6 +1,7 @@
 /** Every state a server can be in, as `status()` reports it. */
 export type ServerState =
   | 'spawning'
+  | 'approving'
   | 'handshaking'
   | 'ready'
   | 'wedged'

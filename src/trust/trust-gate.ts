@@ -36,8 +36,11 @@ export class TrustGate {
 
   constructor(private readonly opts: TrustGateOptions) {}
 
-  /** Decides whether this launch may run; asked before every spawn (a changed binary asks again). */
-  async check(server: ServerConfig): Promise<GateVerdict> {
+  /**
+   * Decides whether this launch may run; asked before every spawn (a changed binary asks again). `asking` is told
+   * when the question is put to `approve`, its turn come.
+   */
+  async check(server: ServerConfig, asking?: () => void): Promise<GateVerdict> {
     const place = this.queue.place();
     let fingerprint = '';
     try {
@@ -56,7 +59,7 @@ export class TrustGate {
         undefined,
         server.env,
       );
-      if (!(await this.ask(place, request))) return { ok: false, fingerprint };
+      if (!(await this.ask(place, request, asking))) return { ok: false, fingerprint };
       await store.approve(key, fingerprint, fp.facts);
       return { ok: true };
     } catch (err) {
@@ -134,10 +137,13 @@ export class TrustGate {
     this.queue.close();
   }
 
-  private ask(place: ApprovalPlace, request: ApprovalRequest): Promise<boolean> {
+  private ask(place: ApprovalPlace, request: ApprovalRequest, asking?: () => void): Promise<boolean> {
     const approve = this.opts.approve;
     if (!approve) return Promise.resolve(false);
-    return place.ask(() => approve(request));
+    return place.ask(() => {
+      asking?.();
+      return approve(request);
+    });
   }
 
   private open(): Promise<TrustStore> {

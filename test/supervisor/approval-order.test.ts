@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveGroups } from '../../src/process/ledger.js';
 import type { ApprovalRequest } from '../../src/supervisor/types.js';
-import { eventually, fixtureServer, fleetConfig, fleets } from './fleet.js';
+import { eventually, fixtureServer, fleetConfig, fleets, transitions } from './fleet.js';
 
 const f = fleets();
 afterEach(async () => {
@@ -70,5 +73,40 @@ describe('approve is asked one server at a time', () => {
     await eventually(() => rec.asked.includes('tools:a'), 8000, 'the question about the added tool');
     expect(rec.asked).toEqual(['server:a', 'tools:a']);
     expect(sup.listTools().map((t) => t.name)).not.toContain('a.added_1');
+  });
+});
+
+describe('a launch put to a person', () => {
+  it('is approving while the question is open, then spawns; a launch the store trusts never is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sup-approving-'));
+    const trustStore = join(dir, 'trust.json');
+    try {
+      let answer: (yes: boolean) => void = () => {};
+      const question = new Promise<boolean>((r) => {
+        answer = r;
+      });
+      const { sup, events } = f.create(fleetConfig([fixtureServer('a')]), {
+        approve: () => question,
+        trustStore,
+      });
+      const started = sup.start();
+      await eventually(() => sup.status()[0]!.state === 'approving', 5000, 'approving');
+      // Nothing is spawned while the person thinks.
+      expect(sup.status()[0]!.pid).toBeUndefined();
+      answer(true);
+      await started;
+      expect(transitions(events, 'a').slice(-3)).toEqual([
+        'spawning>approving',
+        'approving>handshaking',
+        'handshaking>ready',
+      ]);
+      await sup.stop();
+      // Trusted now: the next start goes from spawning straight to handshaking, with nobody asked.
+      const again = f.create(fleetConfig([fixtureServer('a')]), { approve: () => false, trustStore });
+      await again.sup.start();
+      expect(transitions(again.events, 'a').slice(-2)).toEqual(['spawning>handshaking', 'handshaking>ready']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

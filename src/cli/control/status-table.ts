@@ -8,6 +8,7 @@ const COLUMNS = ['ID', 'STATE', 'PID', 'RESTARTS', 'UPTIME', 'TOOLS', 'CONTAINED
 const STATE_COLOUR: Record<string, string> = {
   ready: '32',
   spawning: '36',
+  approving: '35',
   handshaking: '36',
   backoff: '33',
   stopping: '33',

@@ -3,7 +3,7 @@ import type { ServerState, SupervisorEvent } from '../types.js';
 import type { Tracing } from './tracing.js';
 
 /** The states a process (or session) of a server lives through; leaving them ends its run span. */
-const RUNNING = new Set<ServerState>(['spawning', 'handshaking', 'ready', 'wedged', 'stopping']);
+const RUNNING = new Set<ServerState>(['spawning', 'approving', 'handshaking', 'ready', 'wedged', 'stopping']);
 /** Exit reasons that are not failures: we asked for them. */
 const REQUESTED = new Set(['stopped', 'restart', 'sibling_restart', 'escalated', 'reload']);
 

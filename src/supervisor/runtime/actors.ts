@@ -25,7 +25,8 @@ export interface RuntimeDeps {
   pool: FramePool | undefined;
   hostEnv: Readonly<Record<string, string | undefined>>;
   /** Decides whether this exact command line may run; asked before every spawn. */
-  gate(server: ServerConfig): Promise<GateVerdict>;
+  /** `asking` is called when a person is put the question (not for a launch the store already trusts). */
+  gate(server: ServerConfig, asking?: () => void): Promise<GateVerdict>;
   /** The tools a server may expose (tool pinning holds changed ones back). */
   filterTools(server: ServerConfig, tools: ListedTool[]): Promise<ListedTool[]>;
   /** Where each spawn's connection is kept, for the handshake, the pinger and the facade. */

@@ -36,7 +36,7 @@ export function runtimeDeps(base: RuntimeBase, options: SupervisorOptions): Runt
   return {
     pool: base.pool,
     hostEnv: base.hostEnv,
-    gate: options.gate ?? ((server: ServerConfig) => trust.check(server)),
+    gate: options.gate ?? ((server: ServerConfig, asking?: () => void) => trust.check(server, asking)),
     filterTools: <T extends ListedTool>(server: ServerConfig, tools: T[]) =>
       options.gate ? Promise.resolve(tools) : trust.filterTools(server, tools),
     stdinGraceMs: options.stdinGraceMs,

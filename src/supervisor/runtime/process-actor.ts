@@ -41,7 +41,9 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
     const stale = staleTimer(deps, () => relist());
     const unwatch = deps.listHints?.watch(server.id, generation, (hint) => stale.arm(hint?.ttlMs));
     const begin = async () => {
-      const verdict = await deps.gate(server);
+      const verdict = await deps.gate(server, () => {
+        if (!ended) sendBack({ type: 'PROC.ASKING', generation });
+      });
       if (ended) return;
       if (!verdict.ok) {
         sendBack({ type: 'PROC.UNTRUSTED', generation, fingerprint: verdict.fingerprint });
