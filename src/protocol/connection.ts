@@ -174,6 +174,7 @@ export class McpConnection {
       onProbeLost: () => {
         this.probeLostFlag = true;
       },
+      clock: this.opts.clock,
     });
     // Only the era that won is applied: the other handshake, if still out, is answered into nothing.
     if (era === 'modern') this.envelope = probe;

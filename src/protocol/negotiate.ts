@@ -1,3 +1,4 @@
+import { type CallClock, REAL_CLOCK } from './call-clock.js';
 import type { InitializeResult } from './connection-types.js';
 import { type DiscoverVerdict, verdictOfError, verdictOfResult } from './discover.js';
 import { type Era, MODERN_PROTOCOL_VERSION, probeBoundMs } from './era.js';
@@ -16,6 +17,8 @@ export interface NegotiateInput {
   lateProbe: boolean;
   /** The process ended while an unpinned probe waited (some 2025 servers exit on a request they do not know). */
   onProbeLost?(): void;
+  /** What the probe's bound runs on, as the requests' deadlines do (default the real clock). */
+  clock?: CallClock | undefined;
 }
 
 export interface Negotiated {
@@ -63,7 +66,7 @@ async function probeAndRace(p: NegotiateInput): Promise<Negotiated> {
   // back it up, so the two must never race.
   const bound = probeBoundMs(p.startupMs);
   const probe = settle(p.discover(p.lateProbe ? p.startupMs : bound, stop.signal));
-  const early = await within(probe, bound);
+  const early = await within(probe, bound, p.clock ?? REAL_CLOCK);
   if (early !== undefined || !p.lateProbe) {
     const verdict = verdictOf(early ?? (await probe), p, bound);
     if (verdict.kind === 'modern') return { era: 'modern', init: verdict.init };
@@ -99,15 +102,15 @@ function settle<T>(p: Promise<T>): Promise<Settled<T>> {
   );
 }
 
-/** `p`'s outcome if it settles within `ms`, else undefined; the timer never outlives the wait. */
-async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
+/** `p`'s outcome if it settles within `ms` on `clock`, else undefined; the timer never outlives the wait. */
+async function within<T>(p: Promise<T>, ms: number, clock: CallClock): Promise<T | undefined> {
+  let timer: unknown;
   const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
+    timer = clock.setTimeout(() => resolve(undefined), ms);
   });
   try {
     return await Promise.race([p, late]);
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
   }
 }
