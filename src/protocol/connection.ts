@@ -3,6 +3,7 @@ import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../f
 import { type DecodedEvent, type MessageCut, StreamDecoder } from '../framing/stream-decoder.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
 import { StderrLines } from '../process/stderr-lines.js';
+import { type CallClock, REAL_CLOCK } from './call-clock.js';
 import type {
   ConnectionEvent,
   ConnectionOptions,
@@ -84,6 +85,11 @@ export class McpConnection {
       stderrEnd: () => lines.end(),
     });
     void link.exited.then((exit) => this.onExit(exit));
+  }
+
+  /** What this connection's deadlines run on: a bound over many of its requests (a listing) runs on it too. */
+  get clock(): CallClock {
+    return this.opts.clock ?? REAL_CLOCK;
   }
 
   /** The server's pid, when the spawn worked; never set for a server reached over HTTP. */

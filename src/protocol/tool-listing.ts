@@ -72,7 +72,9 @@ export function mergeHint(hint: CacheHint | undefined, page: Page): CacheHint | 
 export async function listTools(conn: McpConnection, bounds: ListingBounds): Promise<Listing> {
   const tools: DiscoveredTool[] = [];
   const seen = new Set<string>();
-  const deadline = performance.now() + bounds.timeoutMs;
+  // On the connection's clock, as each page's own deadline is: a page cut short by the listing's time is told apart.
+  const clock = conn.clock;
+  const deadline = clock.now() + bounds.timeoutMs;
   let cursor: string | undefined;
   let bytes = 0;
   let hint: CacheHint | undefined;
@@ -87,7 +89,7 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
     const cut = (bound: ListingCut['bound'], limit: number): Listing =>
       done({ cut: { bound, limit, pages, bytes } });
     if (pages >= bounds.maxPages) return cut('pages', bounds.maxPages);
-    const left = Math.ceil(deadline - performance.now());
+    const left = Math.ceil(deadline - clock.now());
     if (left <= 0) return cut('time', bounds.timeoutMs);
     let result: Page | null;
     const arrived: { cut?: MessageCut } = {};
@@ -100,11 +102,7 @@ export async function listTools(conn: McpConnection, bounds: ListingBounds): Pro
       })) as Page | null;
     } catch (err) {
       // A page that timed out only because the listing's time ran out is the time bound, not a broken server.
-      if (
-        err instanceof SupervisorError &&
-        err.code === 'REQUEST_TIMEOUT' &&
-        performance.now() >= deadline - 1
-      )
+      if (err instanceof SupervisorError && err.code === 'REQUEST_TIMEOUT' && clock.now() >= deadline - 1)
         return cut('time', bounds.timeoutMs);
       throw err;
     }
