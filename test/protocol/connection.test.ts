@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { buildChildEnv } from '../../src/process/child-env.js';
 import { SupervisorError } from '../../src/protocol/errors.js';
 import { callToolResult, callToolText, listAllTools } from '../../src/protocol/tool-calls.js';
@@ -23,6 +24,10 @@ const tmp = () => {
   return t.dir;
 };
 const call = { timeoutMs: 5000, maxBytes: 65536 };
+/** A timeout no test here lives to see. */
+const LONG_MS = 10 * 60_000;
+/** Lets what a timer fired inside increment() set off run to its end: nothing here waits for real time. */
+const turn = () => new Promise((r) => setImmediate(r));
 
 describe('McpConnection against the real fixture', () => {
   it('probes with one server/discover (id 0), falls back to initialize, then lists and calls', async () => {
@@ -96,14 +101,20 @@ describe('McpConnection against the real fixture', () => {
 
   it('a hung call resolves at its timeout and tells the server to cancel', async () => {
     const log = join(tmp(), 'log');
-    const conn = fx.open(['--log', log]);
+    // The deadline runs on the connection's clock: the test moves it, a loaded machine cannot.
+    const clock = new SimulatedClock();
+    const conn = fx.open(['--log', log], { clock });
     await conn.initialize();
-    const t0 = Date.now();
-    const text = await callToolText(conn, 'hang', {}, { timeoutMs: 150, maxBytes: 1000 });
-    const took = Date.now() - t0;
-    expect(text).toBe("ERROR: tool 'hang' timed out after 150 ms");
-    expect(took).toBeGreaterThanOrEqual(145);
-    expect(took).toBeLessThan(1000);
+    let settled = false;
+    // Written, and its deadline armed on the clock, before callToolText returns.
+    const hung = callToolText(conn, 'hang', {}, { timeoutMs: 150, maxBytes: 1000 }).finally(() => {
+      settled = true;
+    });
+    clock.increment(149);
+    await turn();
+    expect(settled).toBe(false);
+    clock.increment(1);
+    expect(await hung).toBe("ERROR: tool 'hang' timed out after 150 ms");
     await eventually(
       () => readLog(log).some((m) => m.method === 'notifications/cancelled'),
       5000,
@@ -127,12 +138,11 @@ describe('McpConnection against the real fixture', () => {
   it('a crash mid-call resolves at once, not at the timeout, and reports the exit as data', async () => {
     const conn = fx.open();
     await conn.initialize();
-    const t0 = Date.now();
-    const pending = callToolText(conn, 'hang', {}, { timeoutMs: 10_000, maxBytes: 1000 });
-    const text = await callToolText(conn, 'crash', { code: 7 }, { timeoutMs: 10_000, maxBytes: 1000 });
+    // Timeouts far past the test's own: only the exit can end these calls, and the text says it did.
+    const pending = callToolText(conn, 'hang', {}, { timeoutMs: LONG_MS, maxBytes: 1000 });
+    const text = await callToolText(conn, 'crash', { code: 7 }, { timeoutMs: LONG_MS, maxBytes: 1000 });
     expect(text).toMatch(/^ERROR: server exited \(code 7\) during the call/);
     expect(await pending).toMatch(/^ERROR: server exited \(code 7\)/);
-    expect(Date.now() - t0).toBeLessThan(2000);
     const exit = await conn.exited;
     expect(exit).toMatchObject({ code: 7, signal: null, reason: 'exited', requested: false, forced: false });
     expect(await callToolText(conn, 'echo', {}, call)).toMatch(
@@ -226,11 +236,14 @@ describe('McpConnection against the real fixture', () => {
     await expect(fx.open(['--protocol-version', '2099-01-01']).initialize()).rejects.toMatchObject({
       code: 'UNSUPPORTED_PROTOCOL',
     });
-    const t0 = Date.now();
-    await expect(fx.open(['--hang-initialize'], { startupMs: 200 }).initialize()).rejects.toMatchObject({
-      code: 'HANDSHAKE_TIMEOUT',
-    });
-    expect(Date.now() - t0).toBeLessThan(1500);
+    // The startup bound runs on the connection's clock, moved once the fixture has the initialize it never answers
+    // (the default bound, 5 s, would not be reached by 200 ms of it).
+    const log = join(tmp(), 'log');
+    const clock = new SimulatedClock();
+    const hung = fx.open(['--hang-initialize', '--log', log], { startupMs: 200, clock }).initialize();
+    await eventually(() => readLog(log).some((m) => m.method === 'initialize'), 5000, 'the initialize');
+    clock.increment(200);
+    await expect(hung).rejects.toMatchObject({ code: 'HANDSHAKE_TIMEOUT' });
     await expect(fx.open(['--crash-in-handshake']).initialize()).rejects.toMatchObject({
       code: 'SERVER_EXITED',
     });
@@ -256,12 +269,11 @@ describe('McpConnection against the real fixture', () => {
       pid: number;
       grandchild: number;
     };
-    const t0 = Date.now();
     const [a, b] = [conn.close(), conn.close()];
     expect(a).toBe(b);
+    // Deaf to EOF and SIGTERM: only the SIGKILL after the 200 ms shutdown wait ends it, and the flags say so.
     const exit = await a;
     expect(exit).toMatchObject({ requested: true, timedOut: true, forced: true, signal: 'SIGKILL' });
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(await gone(pid)).toBe(true);
     expect(await gone(grandchild)).toBe(true);
   });
