@@ -102,12 +102,11 @@ describe('McpConnection over Streamable HTTP', () => {
     const f = await fixtures.start();
     const conn = connect(f.url);
     await conn.initialize();
-    const slow = call(conn, 'slow', { ms: 60_000 }, 30_000).catch((e: unknown) => e);
+    // A timeout far past the test's own: only the kill can end the call, and its code says it did.
+    const slow = call(conn, 'slow', { ms: 60_000 }, 10 * 60_000).catch((e: unknown) => e);
     await f.waitFor((r) => r.rpc === 'tools/call');
-    const t0 = Date.now();
     await f.kill();
     const err = await slow;
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(err).toMatchObject({ code: 'SERVER_DISCONNECTED' });
     expect(await conn.exited).toMatchObject({ reason: 'disconnected', requested: false });
   });
