@@ -70,12 +70,11 @@ describe('a url: server under supervision', () => {
     const server = urlServer('web', fx.url, { restart });
     const { sup, events } = f.create(fleetConfig([server]));
     await sup.start();
-    const call = sup.callToolOutcome('web.slow', { ms: 60_000 });
+    // A timeout no test lives to see: only the drop can end the call, and its code says it did.
+    const call = sup.callToolOutcome('web.slow', { ms: 60_000 }, { timeoutMs: 10 * 60_000 });
     await fx.waitFor((r) => r.rpc === 'tools/call');
-    const t0 = Date.now();
     await fx.kill();
     const outcome = await call;
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(outcome).toMatchObject({ ok: false, code: 'SERVER_DISCONNECTED', server: 'web' });
     expect(exits(events)[0]).toMatchObject({ reason: 'disconnected', linkError: { url: fx.url } });
     await eventually(() => transitions(events, 'web').includes('ready>backoff'), 5000, 'backoff');

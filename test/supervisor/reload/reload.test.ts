@@ -103,26 +103,21 @@ describe('Supervisor.reload on a running fleet of real processes', () => {
   });
 
   it('a stop() during a reload ends it STOPPED, with no process left', async () => {
-    // A long shutdown bound: a stop that did not hear the server end would wait it out (5 s and more).
-    const timeouts = { startupMs: 3000, callMs: 3000, shutdownMs: 3000 };
+    // A shutdown bound no test lives to see: a stop that did not hear the server end would wait it out, and time
+    // the test out. The fixture ends as soon as its stdin closes.
+    const timeouts = { startupMs: 3000, callMs: 3000, shutdownMs: 10 * 60_000 };
     const { sup } = f.create(fleetConfig([fixtureServer('a', [], { timeouts })]));
     await sup.start();
     const pid = pidOf(sup, 'a')!;
     let stopped: Promise<void> | undefined;
-    let stopAt = 0;
     sup.subscribe((e) => {
-      if (e.type === 'state' && e.server === 'a' && e.to === 'stopping' && !stopped) {
-        stopAt = Date.now();
-        stopped = sup.stop();
-      }
+      if (e.type === 'state' && e.server === 'a' && e.to === 'stopping' && !stopped) stopped = sup.stop();
     });
     const out = await sup.reload(
       fleetConfig([fixtureServer('a', ['--tools', '1'], { timeouts }), fixtureServer('b')]),
     );
     expect(out).toMatchObject({ ok: false, code: 'STOPPED' });
     await stopped;
-    // The fixture ends as soon as its stdin closes: the stop is done long before the bound it would otherwise wait.
-    expect(Date.now() - stopAt).toBeLessThan(3000);
     expect(await gone(pid)).toBe(true);
     expect(sup.status().map((s) => [s.id, s.pid])).toEqual([['a', undefined]]);
   });
