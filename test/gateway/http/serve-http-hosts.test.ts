@@ -91,13 +91,11 @@ describe.skipIf(why !== undefined)('serve --http across hosts', () => {
       }
     })();
 
-    const inFlight = sup.callToolOutcome('a.fx.slow', { ms: 60_000 });
+    // A timeout no test lives to see: the failed pings end the session, and the call with it, coded.
+    const inFlight = sup.callToolOutcome('a.fx.slow', { ms: 60_000 }, { timeoutMs: 10 * 60_000 });
     await eventually(() => bOutcomes.length > 0, 5000, 'a first call to b');
-    const cutAt = Date.now();
     hosts[0]!.cut();
     const lost = await inFlight;
-    // Far under the call's 30 s timeout: the failed pings end the session and the call with it.
-    expect(Date.now() - cutAt).toBeLessThan(10_000);
     expect(lost).toMatchObject({ ok: false, code: 'SERVER_DISCONNECTED', server: 'a' });
     await eventually(
       () => transitions(events, 'a').some((t) => t.endsWith('>backoff')),
