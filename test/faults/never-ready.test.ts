@@ -23,13 +23,8 @@ describe('a server that never becomes ready cannot hang start()', () => {
       const pid = sup.status()[0]?.pid;
       if (pid !== undefined) pids.add(pid);
     });
-    const t0 = Date.now();
-    const started = await Promise.race([
-      sup.start().then(() => 'resolved'),
-      new Promise((r) => setTimeout(() => r('still pending'), 10_000)),
-    ]);
-    expect(started).toBe('resolved');
-    expect(Date.now() - t0).toBeLessThan(10_000);
+    // A start() that hung would time the test out; once it resolves, the server is failed for good.
+    await sup.start();
     expect(sup.status()[0]).toMatchObject({ state: 'failed', restarts: 2 });
     const exits = events.filter((e) => e.type === 'exit');
     expect(exits.map((e) => (e.type === 'exit' ? e.reason : ''))).toEqual(Array(3).fill('startup_timeout'));

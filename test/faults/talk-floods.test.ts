@@ -55,19 +55,17 @@ describe('a server that floods requests and never reads its stdin', () => {
   it('fails a call in flight at once with the coded error once the bound is hit, and counts the failure', async () => {
     const server = fixtureServer(ID, ['--request-flood', 'ping', '--flood-delay', '1000'], {
       restart: { policy: 'on-failure', limit: { maxRestarts: 0, windowMs: 60_000 } },
-      timeouts: { startupMs: 3000, callMs: 8000, shutdownMs: 300 },
+      // A call timeout no test lives to see: only the bound can end the call, and its code says it did.
+      timeouts: { startupMs: 3000, callMs: 10 * 60_000, shutdownMs: 300 },
     });
     server.limits.queueBytes = 2 * MiB;
     const { sup, events } = f.create(fleetConfig([server]));
     await sup.start();
-    const t0 = performance.now();
     const outcome = await sup.callToolOutcome(`${ID}.hang`, {});
-    const ms = performance.now() - t0;
     expect(outcome).toMatchObject({ ok: false, code: 'QUEUE_FULL', server: ID });
     expect(outcome.ok ? '' : outcome.message).toMatch(
       /^server 'x' stopped reading its input: .* queued .* bound of 2 MiB/,
     );
-    expect(ms, 'resolved long before the 8 s call timeout').toBeLessThan(5000);
     await eventually(() => sup.status()[0]!.state === 'failed', 5000, 'failed (no restart left)');
     expect(exits(events, 'queue_full')).toHaveLength(1);
     expect(sup.status()[0]!.lastExit).toMatchObject({ reason: 'queue_full' });
