@@ -40,6 +40,8 @@ export interface FaultRow {
   flags: string[];
   server?: ServerOver;
   options?: SupervisorOptions;
+  /** Starts the fleet instead of a plain `await sup.start()`: for a row whose start runs on a clock it moves. */
+  start?: (ctx: FaultContext) => Promise<void>;
   /** Provokes the fault once `start()` resolved, and checks call results. */
   act?: (ctx: FaultContext) => Promise<void>;
   /** The server's state once `act` is done, before `stop()`. */
@@ -129,7 +131,7 @@ export async function runFaultRow(row: FaultRow, f: ReturnType<typeof fleets>): 
       logged: () =>
         readLog(logFile).map((m) => (typeof m.method === 'string' ? m.method : `answer:${String(m.id)}`)),
     };
-    await sup.start();
+    await (row.start ? row.start(ctx) : sup.start());
     collect();
     await row.act?.(ctx);
     collect();
