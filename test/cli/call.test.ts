@@ -76,11 +76,11 @@ describe('mcp-supervisor call', () => {
 
   it('--timeout is one deadline for the whole command: a server that never answers initialize ends it in time', async () => {
     const dir = cli.tempDir();
-    const config = writeFixtureConfig(dir, [{ id: 'fx', flags: ['--hang-initialize'] }]);
-    const t0 = Date.now();
+    // A startup budget no test lives to see: only the deadline can end the command, and its message names it.
+    const config = writeFixtureConfig(dir, [
+      { id: 'fx', flags: ['--hang-initialize'], timeouts: '{ startup: 10m, call: 5s, shutdown: 1s }' },
+    ]);
     const r = await cli.runCli(['call', config, 'fx.echo', '--timeout', '1s', '--trust-all']);
-    // The startup budget is 5 s: only the deadline can have ended it this early.
-    expect(Date.now() - t0).toBeLessThan(4500);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^ERROR: server 'fx' did not become ready within 1000 ms\n$/);
     expect(await allGone(fixturePids(dir))).toBe(true);
@@ -138,7 +138,8 @@ describe('mcp-supervisor call', () => {
         /^mcp-supervisor: json-args (is not valid JSON|must be a JSON object)[^\n]*\n$/,
       );
     }
-    await expect(pidOf(dir, 'fx', 300)).rejects.toThrow(/never appeared/);
+    // Every run has exited, and a run reaps what it started: no server of it can write its pid file from now on.
+    expect(existsSync(join(dir, 'fx.pid.json'))).toBe(false);
   });
 
   it('rejects a --trust id the config does not have (exit 2)', async () => {

@@ -62,7 +62,8 @@ describe.skipIf(!hasScript)('run on a terminal', () => {
       {
         id: 'stubborn',
         flags: ['--ignore-sigterm', '--ignore-stdin-eof'],
-        timeouts: '{ startup: 5s, shutdown: 20s }',
+        // A shutdown wait no test lives to see: only the second Ctrl-C can end the program in time.
+        timeouts: '{ startup: 5s, shutdown: 10m }',
       },
       { id: 'asked' },
     ]);
@@ -71,15 +72,12 @@ describe.skipIf(!hasScript)('run on a terminal', () => {
     const pid = await pidOf(dir, 'stubborn');
     term.type('\x03');
     await term.waitFor(/stopping/);
-    // The server is being stopped, and it ignores both stdin EOF and SIGTERM: only the 20 s shutdown could end it.
+    // The server is being stopped, and it ignores both stdin EOF and SIGTERM: only the 10 min shutdown could end it.
     await term.waitFor(/stubborn[^\n]*stopping/);
     expect(term.child.exitCode).toBe(null);
-    const second = Date.now();
     term.type('\x03');
     const code = await term.exited;
     expect(code, term.screen().slice(-1500)).toBe(130);
-    // The graceful stop would wait 20 s for the SIGTERM-ignoring server; the second Ctrl-C does not.
-    expect(Date.now() - second).toBeLessThan(5000);
     expect(await allGone([pid])).toBe(true);
   }, 30_000);
 });

@@ -78,7 +78,8 @@ describe('mcp-supervisor run (no TTY)', () => {
       {
         id: 'fx',
         flags: ['--ignore-sigterm', '--ignore-stdin-eof', '--grandchild'],
-        timeouts: '{ startup: 5s, shutdown: 20s }',
+        // A shutdown wait no test lives to see: only the second signal can end the program in time.
+        timeouts: '{ startup: 5s, shutdown: 10m }',
       },
     ]);
     const p = cli.spawnCli(['run', config, '--trust-all']);
@@ -89,15 +90,12 @@ describe('mcp-supervisor run (no TTY)', () => {
     };
     p.child.kill('SIGINT');
     await p.waitFor(/event=log msg=stopping/);
-    // The server is being stopped, and it ignores both stdin EOF and SIGTERM: only the 20 s shutdown could end it.
+    // The server is being stopped, and it ignores both stdin EOF and SIGTERM: only the 10 min shutdown could end it.
     await p.waitFor(/event=state server=fx from=ready to=stopping/);
     expect(p.child.exitCode).toBe(null);
-    const second = Date.now();
     p.child.kill('SIGINT');
     const r = await p.exited;
     expect(r.code).toBe(130);
-    // The graceful stop would wait 20 s for the SIGTERM-ignoring child; the second signal does not.
-    expect(Date.now() - second).toBeLessThan(5000);
     expect(await allGone([file.pid, file.grandchild])).toBe(true);
   });
 
