@@ -44,7 +44,6 @@ describe('a call runs on the clock a host injects', () => {
     const clock = new SimulatedClock();
     const { sup } = f.create(fleetConfig([fixtureServer('h')]), { clock });
     await sup.start();
-    const started = performance.now();
     let settled = false;
     // A call to a ready server is written, and its deadline armed on the clock, before callToolOutcome returns.
     const call = sup.callToolOutcome('h.hang', {}, { scopes: [], timeoutMs: 60_000 });
@@ -61,7 +60,6 @@ describe('a call runs on the clock a host injects', () => {
       code: 'TIMEOUT',
       message: "tool 'h.hang' timed out after 60000 ms",
     });
-    // Far under the minute the call was given: nothing waited for real time.
-    expect(performance.now() - started).toBeLessThan(30_000);
+    // Nothing waited for real time: a call that did would outlive the test's own 20 s timeout, not end here.
   });
 });

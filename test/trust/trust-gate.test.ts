@@ -125,9 +125,8 @@ describe('trust on first use', () => {
     });
     const starting = sup.start();
     await askedOnce;
-    const t0 = Date.now();
+    // The approval never comes: a stop that waited for it would never end, and time the test out.
     await sup.stop();
-    expect(Date.now() - t0).toBeLessThan(1000);
     await starting;
     expect(sup.status()[0]).toMatchObject({ state: 'stopped' });
     expect(sup.status()[0]!.pid).toBeUndefined();
