@@ -26,10 +26,10 @@ describe('the inspector address', () => {
       const line = screen.find((l) => l.startsWith('inspector UI at'));
       expect(line, screen.join('\n')).toMatch(new RegExp(`^inspector UI at ${UI_URL.source}$`));
       expect(line!.length).toBeGreaterThan(60);
-    // Above the title nothing but the address: no stray table header left behind by a redraw.
-    const shown = screen.filter((l) => l.trim() !== '');
-    expect(shown[0]).toBe(line);
-    expect(shown[1]).toMatch(/^mcp-supervisor run /);
+      // Above the title nothing but the address: no stray table header left behind by a redraw.
+      const shown = screen.filter((l) => l.trim() !== '');
+      expect(shown[0]).toBe(line);
+      expect(shown[1]).toMatch(/^mcp-supervisor run /);
       term.type('\x03');
       expect(await term.exited).toBe(0);
     },

@@ -59,7 +59,10 @@ describe('parseDuration', () => {
     expect(parseDuration('0', 'error')).toEqual({ ok: true, value: 0 });
     expect(parseDuration('10s', 'error')).toEqual({ ok: true, value: 10_000 });
     expect(parseDuration('1m30s', 'error')).toEqual({ ok: true, value: 90_000 });
-    expect(parseDuration(-1, 'error')).toEqual({ ok: false, message: 'invalid duration -1: must not be negative' });
+    expect(parseDuration(-1, 'error')).toEqual({
+      ok: false,
+      message: 'invalid duration -1: must not be negative',
+    });
   });
 
   it('accepts exactly the longest timer Node honours, and not one ms more', () => {

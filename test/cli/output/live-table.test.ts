@@ -54,7 +54,11 @@ describe('LiveTable', () => {
 
   it('prints a line wider than the terminal whole above the table, and never moves the cursor back over it', async () => {
     const { stream, writes } = fakeTerminal(40);
-    const table = new LiveTable(stream, () => [row('ready')], { throttleMs: 10, now: () => 0, colour: false });
+    const table = new LiveTable(stream, () => [row('ready')], {
+      throttleMs: 10,
+      now: () => 0,
+      colour: false,
+    });
     tables.push(table);
     table.setHeader(['title']);
     await wait(30);
