@@ -67,7 +67,7 @@ describe('the startup budget runs on the supervisor clock, from the spawn to the
     await startOnce(sup);
     expect({ status: sup.status()[0], states: transitions(events, ID) }).toMatchObject({
       status: { state: 'ready', restarts: 0 },
-      states: ['stopped>spawning', 'spawning>handshaking', 'handshaking>ready'],
+      states: ['stopped>spawning', 'spawning>approving', 'approving>handshaking', 'handshaking>ready'],
     });
   });
 

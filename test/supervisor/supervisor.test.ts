@@ -35,7 +35,8 @@ describe('Supervisor with real fixture servers', () => {
     expect(await sup.callTool('nobody.echo')).toBe("ERROR: unknown tool 'nobody.echo'");
     expect(transitions(events, 'alpha')).toEqual([
       'stopped>spawning',
-      'spawning>handshaking',
+      'spawning>approving',
+      'approving>handshaking',
       'handshaking>ready',
     ]);
     expect(
@@ -88,7 +89,14 @@ describe('Supervisor with real fixture servers', () => {
     // stopped server has no timer left that could start it again.
     expect(sup.status().map((s) => s.restarts)).toEqual([0, 0]);
     // Both exits came after ready: an exit before ready would be a failed start, which always counts.
-    const once = ['stopped>spawning', 'spawning>handshaking', 'handshaking>ready', 'ready>stopped'];
+    // Each first launch is put to the (test's) approve callback: `approving` before the spawn.
+    const once = [
+      'stopped>spawning',
+      'spawning>approving',
+      'approving>handshaking',
+      'handshaking>ready',
+      'ready>stopped',
+    ];
     expect(transitions(events, 'clean')).toEqual(once);
     expect(transitions(events, 'temp')).toEqual(once);
     const exits = (id: string) =>

@@ -71,7 +71,8 @@ describe('a url: server under protocol: auto', () => {
     expect(sup.status()[0]).toMatchObject({ state: 'ready', server: { protocolVersion: '2025-11-25' } });
     expect(transitions(events, 'quiet')).toEqual([
       'stopped>spawning',
-      'spawning>handshaking',
+      'spawning>approving',
+      'approving>handshaking',
       'handshaking>ready',
     ]);
     expect(fx.seen.map((r) => r.rpc).slice(0, 2)).toEqual(['server/discover', 'initialize']);

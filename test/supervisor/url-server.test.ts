@@ -41,7 +41,8 @@ describe('a url: server under supervision', () => {
     expect(await sup.callTool('web.added_1')).toBe('added_1');
     expect(transitions(events, 'web')).toEqual([
       'stopped>spawning',
-      'spawning>handshaking',
+      'spawning>approving',
+      'approving>handshaking',
       'handshaking>ready',
     ]);
     await sup.stop();
@@ -97,7 +98,8 @@ describe('a url: server under supervision', () => {
     expect(sup.status()[0]?.state).toBe('ready');
     expect(transitions(events, 'web')).toEqual([
       'stopped>spawning',
-      'spawning>handshaking',
+      'spawning>approving',
+      'approving>handshaking',
       'handshaking>ready',
     ]);
   });

@@ -116,7 +116,8 @@ describe.skipIf(why !== undefined)('serve --http across hosts', () => {
     expect(bOutcomes.filter((o) => o !== 'ok')).toEqual([]);
     expect(transitions(events, 'b')).toEqual([
       'stopped>spawning',
-      'spawning>handshaking',
+      'spawning>approving',
+      'approving>handshaking',
       'handshaking>ready',
     ]);
   }, 60_000);

@@ -181,6 +181,7 @@ describe('OpenTelemetry spans', () => {
     expect(run!.status.code).toBe(SpanStatusCode.ERROR);
     expect(run!.events.map((e) => e.name)).toEqual([
       'state spawning',
+      'state approving',
       'state handshaking',
       'state ready',
       'state failed',

@@ -77,7 +77,7 @@ describe('Supervisor.reload on a running fleet of real processes', () => {
     // keep never left ready: no state event of it during the reload.
     expect(
       events.filter((e) => e.type === 'state' && e.server === 'keep').map((e) => e.type === 'state' && e.to),
-    ).toEqual(['spawning', 'handshaking', 'ready']);
+    ).toEqual(['spawning', 'approving', 'handshaking', 'ready']);
     expect(events.filter((e) => e.type === 'reload')).toHaveLength(1);
   });
 
