@@ -6,10 +6,7 @@ import { closestNames, didYouMean } from './closest-names.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, usageError } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
-import { openFleet } from './open-fleet.js';
-import { lineReporter } from './output/reporter.js';
-import { terminalAsk } from './prompt.js';
-import { handleShutdownSignals } from './shutdown.js';
+import { openOneShot } from './one-shot-fleet.js';
 
 export interface CallFlags extends FleetFlags {
   timeout?: string;
@@ -47,27 +44,15 @@ export async function callCommand(
   }
   // The other servers are not started: their launch costs time, and may ask a person for nothing.
   const fleet = { ...config, servers: config.servers.filter((s) => s.id === owner) };
-  const reporter = lineReporter(flags.logFormat, flags.verbose ? 'info' : 'warn');
-  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  let interrupted = false;
-  const abort = new AbortController();
-  const sup = openFleet(fleet, flags, reporter, {
-    ask: interactive
-      ? terminalAsk({ onInterrupt: () => process.kill(process.pid, 'SIGINT'), signal: abort.signal })
-      : undefined,
-  });
-  const removeSignals = handleShutdownSignals(() => {
-    interrupted = true;
-    abort.abort();
-    void sup.stop();
-  });
+  const job = openOneShot(fleet, flags);
+  const { sup } = job;
   try {
     const starting = sup.start();
     // With a deadline the call itself waits for the server to become ready, within that same deadline; without
     // one, the startup budget and the restart limit bound the start.
     if (timeoutMs === undefined) await starting;
     const outcome = await sup.callToolOutcome(tool, args, {
-      signal: abort.signal,
+      signal: job.signal,
       scopes: flags.scopes ?? [],
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
@@ -80,13 +65,11 @@ export async function callCommand(
       process.stderr.write(`available tools: ${names.length ? names.join(', ') : '(none)'}\n`);
     }
     await sup.stop();
-    if (interrupted) return EXIT_INTERRUPTED;
+    if (job.interrupted()) return EXIT_INTERRUPTED;
     return outcome.ok ? 0 : EXIT_FAILURE;
   } finally {
     // A question still open on the terminal (the deadline passed while it waited) is withdrawn.
-    abort.abort();
-    await sup.stop();
-    removeSignals();
+    await job.close();
   }
 }
 

@@ -4,12 +4,9 @@ import type { ExposedTool, ServerStatus } from '../supervisor/types.js';
 import { checkServerIds, readConfigFile } from './config-file.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED } from './errors.js';
 import type { FleetFlags } from './fleet-options.js';
-import { openFleet } from './open-fleet.js';
+import { openOneShot } from './one-shot-fleet.js';
 import { describeLinkError } from './output/link-text.js';
-import { lineReporter } from './output/reporter.js';
 import { renderToolsTable, type ServerTools } from './output/tools-table.js';
-import { terminalAsk } from './prompt.js';
-import { handleShutdownSignals } from './shutdown.js';
 
 export interface ToolsFlags extends FleetFlags {
   json?: boolean;
@@ -24,34 +21,20 @@ export interface ToolsFlags extends FleetFlags {
 export async function toolsCommand(configPath: string, flags: ToolsFlags): Promise<number> {
   const config = await readConfigFile(configPath);
   checkServerIds(config, flags.trust, '--trust');
-  const reporter = lineReporter(flags.logFormat, flags.verbose ? 'info' : 'warn');
-  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  const abort = new AbortController();
-  let interrupted = false;
-  const sup = openFleet(onceEach(config), flags, reporter, {
-    ask: interactive
-      ? terminalAsk({ onInterrupt: () => process.kill(process.pid, 'SIGINT'), signal: abort.signal })
-      : undefined,
-  });
-  const removeSignals = handleShutdownSignals(() => {
-    interrupted = true;
-    abort.abort();
-    void sup.stop();
-  });
+  const job = openOneShot(onceEach(config), flags);
+  const { sup } = job;
   try {
     await sup.start();
     const servers = listing(config, sup.status(), sup.listTools());
     await sup.stop();
-    if (interrupted) return EXIT_INTERRUPTED;
+    if (job.interrupted()) return EXIT_INTERRUPTED;
     const out = flags.json
       ? `${JSON.stringify({ source: configPath, servers })}\n`
       : `${renderToolsTable(servers).join('\n')}\n`;
     process.stdout.write(out);
     return servers.every((s) => s.state === 'ready' || s.state === 'disabled') ? 0 : EXIT_FAILURE;
   } finally {
-    abort.abort();
-    await sup.stop();
-    removeSignals();
+    await job.close();
   }
 }
 

@@ -120,3 +120,9 @@ export async function eventually(pred: () => boolean, ms = 5000, what = 'conditi
 export function transitions(events: SupervisorEvent[], server: string): string[] {
   return events.flatMap((e) => (e.type === 'state' && e.server === server ? [`${e.from}>${e.to}`] : []));
 }
+
+type Notice = Extract<SupervisorEvent, { type: 'notice' }>;
+
+/** The notices of one code among the events. */
+export const notices = (events: SupervisorEvent[], code: string): Notice[] =>
+  events.filter((e): e is Notice => e.type === 'notice' && e.code === code);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../../src/supervisor/types.js';
-import { eventually, fixtureServer, fleetConfig, fleets } from '../fleet.js';
+import { eventually, fixtureServer, fleetConfig, fleets, notices } from '../fleet.js';
 
 // A prompts re-list whose page arrives cut to the per-page cap (1 MiB of items: the prompts past it left out) did
 // not reach the end of the server's prompts: it must not replace the ones exposed, as a cut tools/list does not.
@@ -8,9 +8,6 @@ const MiB = 1024 * 1024;
 const { create, reap } = fleets();
 afterEach(reap);
 
-type Notice = Extract<SupervisorEvent, { type: 'notice' }>;
-const notices = (events: SupervisorEvent[], code: string) =>
-  events.filter((e): e is Notice => e.type === 'notice' && e.code === code);
 const promptEvents = (events: SupervisorEvent[]) =>
   events.filter((e) => e.type === 'prompts' && e.server === 'x');
 

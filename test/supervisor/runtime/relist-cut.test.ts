@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SupervisorEvent } from '../../../src/supervisor/types.js';
-import { eventually, fixtureServer, fleetConfig, fleets } from '../fleet.js';
+import { eventually, fixtureServer, fleetConfig, fleets, notices } from '../fleet.js';
 
 // A re-list whose page arrives cut to the per-page cap (1 MiB of items: its cursor, and the tools past the cap, are
 // left out) did not reach the end of the server's tools: it must not replace the ones exposed.
@@ -8,9 +8,6 @@ const MiB = 1024 * 1024;
 const { create, reap } = fleets();
 afterEach(reap);
 
-type Notice = Extract<SupervisorEvent, { type: 'notice' }>;
-const notices = (events: SupervisorEvent[], code: string) =>
-  events.filter((e): e is Notice => e.type === 'notice' && e.code === code);
 const toolEvents = (events: SupervisorEvent[]) =>
   events.filter((e) => e.type === 'tools' && e.server === 'x');
 
