@@ -224,7 +224,9 @@ export class PendingRequests {
       const why = p.hard
         ? `timed out after ${p.progress?.maxTotalMs} ms in all (progress kept it going until then)`
         : `timed out after ${p.timeoutMs} ms`;
-      this.abandon(id, new SupervisorError('REQUEST_TIMEOUT', `'${p.method}' ${why}`), why);
+      // The bound that ran out, as data: the call's own message is made from it, never from this text.
+      const bound = p.hard ? { totalMs: p.progress?.maxTotalMs } : { timeoutMs: p.timeoutMs };
+      this.abandon(id, new SupervisorError('REQUEST_TIMEOUT', `'${p.method}' ${why}`, bound), why);
     }
     if (next !== Number.POSITIVE_INFINITY && this.timed > 0) this.schedule(next);
   }

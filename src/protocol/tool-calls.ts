@@ -142,9 +142,15 @@ function request(
 
 function requestFailure(err: unknown, opts: SettledCall, name: string): CallFailure {
   const failure = failureFromError(err, where(opts, name));
-  // A timeout names the caller's tool and the whole budget it gave, not the part left after waiting for ready.
+  // A timeout names the caller's tool and the whole budget it gave, not the part left after waiting for ready;
+  // a call that progress kept going names the total bound that ended it.
   if (failure.code === 'TIMEOUT') {
-    failure.message = `tool '${opts.label ?? name}' timed out after ${opts.budgetMs ?? opts.timeoutMs} ms`;
+    const total =
+      err instanceof SupervisorError ? (err.data as { totalMs?: number } | undefined)?.totalMs : undefined;
+    failure.message =
+      total !== undefined
+        ? `tool '${opts.label ?? name}' timed out after ${total} ms in all (progress kept it going until then)`
+        : `tool '${opts.label ?? name}' timed out after ${opts.budgetMs ?? opts.timeoutMs} ms`;
   }
   return failure;
 }
