@@ -89,7 +89,8 @@ describe('mcp-supervisor completion', () => {
     it(`${shell}: the script parses (${shell} -n)`, async (ctx) => {
       if (!has(shell)) {
         // .ci/run installs both shells: under CI a missing one is a failure, never a silent skip.
-        if (process.env['CI'] === 'true') throw new Error(`${shell} is missing under CI: .ci/run installs it`);
+        if (process.env['CI'] === 'true')
+          throw new Error(`${shell} is missing under CI: .ci/run installs it`);
         ctx.skip(`${shell} is not installed here: only the content of its script was checked`);
         return;
       }
