@@ -9,5 +9,7 @@ export default defineConfig({
     // Two test files at a time even on two cores: most of the suite waits on child processes, not on the CPU.
     maxWorkers: 2,
     teardownTimeout: 10_000,
+    // A container engine and the test image, for test/container (see engine-setup.ts).
+    globalSetup: ['test/container/engine-setup.ts'],
   },
 });

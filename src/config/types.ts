@@ -1,3 +1,4 @@
+import type { ContainerSettings } from '../container/settings.js';
 import type {
   BackoffConfig,
   LimitConfig,
@@ -70,6 +71,8 @@ export interface ServerConfig {
   allow?: ServerRequestKind[];
   /** Present for a `url:` server: it is connected to, not spawned (`command`, `args`, `cwd`, `env` are unused). */
   remote?: RemoteEndpoint;
+  /** Present for a server run in a container (`command` may then be empty: the image's entrypoint runs). */
+  container?: ContainerSettings;
   /** `false`: its tools, prompts and resources are exposed under their own names; absent means namespaced. */
   namespace?: false;
   /** A pinned MCP era (`2025-11-25` or `2026-07-28`); absent means `auto`. */

@@ -6,7 +6,8 @@ import { executableCandidates } from './resolve-executable.js';
 export interface SpawnError {
   /**
    * `ENOENT` (no such command), `EACCES` (found but not executable), `CWD_MISSING` (the working directory is not
-   * there or not a directory), `CONTAINMENT` (its cgroup or namespace could not be set up), or the errno code of a
+   * there or not a directory), `CONTAINMENT` (its cgroup or namespace could not be set up), for a container
+   * `ENGINE_UNREACHABLE`, `ENGINE_TIMEOUT`, `IMAGE_MISSING`, `PULL_FAILED` or `ENGINE_ERROR`, or the errno code of a
    * spawn that failed anyway (`EAGAIN`, `ENOMEM`, …).
    */
   code: string;
@@ -18,6 +19,8 @@ export interface SpawnError {
   file?: string;
   /** The system's own words, when the failure came from the system rather than from our look-up. */
   detail?: string;
+  /** For a container: the engine that was asked (`command` is then the image, `cwd` the working directory inside). */
+  engine?: string;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 } from './ledger.js';
 import { parseLedgerEntry } from './ledger-entry.js';
 
-interface LedgerFile {
+export interface LedgerFile {
   host: { pid: number; procStart: number | null };
   owner?: string;
   groups: LedgerEntry[];
@@ -159,7 +159,8 @@ function reapEntry(g: LedgerEntry): OrphanFinding | undefined {
   return how ? reaped(how) : undefined;
 }
 
-function hostAlive(host: LedgerFile['host']): boolean {
+/** True while the host that wrote a ledger still runs (the same pid, started at the same time). */
+export function hostAlive(host: LedgerFile['host']): boolean {
   const stat = procStat(host.pid);
   if (!stat || stat.state === 'Z') return false;
   return host.procStart === null || stat.startTime === host.procStart;

@@ -1,3 +1,4 @@
+import type { ContainerSettings } from '../container/settings.js';
 import type { MessageCut } from '../framing/stream-decoder.js';
 import type { ContainmentKind } from '../process/containment.js';
 import type { ExitInfo } from '../process/server-process.js';
@@ -16,6 +17,8 @@ export interface ConnectionOptions {
   env: Record<string, string>;
   /** A server reached over Streamable HTTP instead: `command`, `args`, `cwd` and `env` are then unused. */
   remote?: { url: string; headers: Record<string, string> } | undefined;
+  /** A server run in a container: `command` (when not empty) and `args` are its launch inside, `cwd` is unused. */
+  container?: ContainerSettings | undefined;
   roots?: readonly string[] | undefined;
   /** Client capabilities declared beside `roots` (sampling, elicitation, roots from the host). */
   capabilities?: Record<string, unknown> | undefined;

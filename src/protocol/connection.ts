@@ -1,4 +1,5 @@
 import { DEFAULT_SERVER_LIMITS } from '../config/limits.js';
+import { ContainerProcess } from '../container/container-process.js';
 import { isNotification, isRequest, isResponse, type JsonRpcMessage } from '../framing/json-rpc.js';
 import { type DecodedEvent, type MessageCut, StreamDecoder } from '../framing/stream-decoder.js';
 import { type ExitInfo, ServerProcess } from '../process/server-process.js';
@@ -22,7 +23,10 @@ import { type RequestEnvelope, withEnvelope } from './request-meta.js';
 import type { ServerLink } from './server-link.js';
 import { routeNotification } from './server-notifications.js';
 import { ServerRequestHandler } from './server-requests.js';
-import { StdioLink } from './stdio-link.js';
+import { type StdioChild, StdioLink } from './stdio-link.js';
+
+/** The instance label of containers made by a connection no supervisor owns. */
+const CONTAINER_OWNER = Math.random().toString(36).slice(2, 10);
 
 /**
  * One live JSON-RPC connection to one MCP server — a process over stdio, or a session over Streamable HTTP (see
@@ -326,7 +330,20 @@ export class McpConnection {
   }
 }
 
-function spawnFor(opts: ConnectionOptions): ServerProcess {
+function spawnFor(opts: ConnectionOptions): StdioChild {
+  if (opts.container) {
+    return ContainerProcess.spawn({
+      serverId: opts.serverId,
+      owner: opts.owner ?? CONTAINER_OWNER,
+      settings: opts.container,
+      command: opts.command,
+      args: opts.args,
+      env: opts.env,
+      shutdownMs: opts.shutdownMs,
+      engineMs: opts.startupMs,
+      ...(opts.stdinGraceMs !== undefined ? { stdinGraceMs: opts.stdinGraceMs } : {}),
+    });
+  }
   return ServerProcess.spawn({
     serverId: opts.serverId,
     command: opts.command,

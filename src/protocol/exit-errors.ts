@@ -11,6 +11,12 @@ export function exitError(exit: ExitInfo, when: string): SupervisorError {
     );
   }
   const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+  if (exit.reason === 'oom') {
+    return new SupervisorError(
+      'SERVER_EXITED',
+      `server ran out of memory (${how}, over its memory limit) ${when}`,
+    );
+  }
   const tail = exit.stderrTail ? `; stderr: ${lastLine(exit.stderrTail)}` : '';
   return new SupervisorError('SERVER_EXITED', `server exited (${how}) ${when}${tail}`);
 }

@@ -3,8 +3,11 @@ import type { ContainmentKind } from '../process/containment.js';
 import type { ExitInfo } from '../process/server-process.js';
 import type { WriteOutcome } from './outgoing-queue.js';
 
-/** What holds a server: a containment mechanism for a process, `remote` for a server reached over HTTP. */
-export type LinkKind = ContainmentKind | 'remote';
+/**
+ * What holds a server: a containment mechanism for a process, `container` for one run by a container engine,
+ * `remote` for a server reached over HTTP.
+ */
+export type LinkKind = ContainmentKind | 'container' | 'remote';
 
 /** Where a link delivers what the server sends: bytes of JSON lines, and for a process its stderr. */
 export interface LinkReader {

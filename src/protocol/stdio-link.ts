@@ -1,7 +1,20 @@
+import type { Readable, Writable } from 'node:stream';
 import type { JsonRpcMessage } from '../framing/json-rpc.js';
-import type { ExitInfo, ServerProcess } from '../process/server-process.js';
+import type { ExitInfo } from '../process/server-process.js';
 import { OutgoingQueue, type WriteOutcome } from './outgoing-queue.js';
 import type { LinkKind, LinkReader, OutgoingFacts, ServerLink } from './server-link.js';
+
+/** What a link over stdio needs of what runs the server: a child process, or a container's attached streams. */
+export interface StdioChild {
+  readonly containment: LinkKind;
+  readonly pid: number | undefined;
+  readonly exited: Promise<ExitInfo>;
+  readonly exitInfo: ExitInfo | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderrStream: Readable;
+  stop(reason: string, opts: { immediate?: boolean }): Promise<ExitInfo>;
+}
 
 /** A spawned child's stdio as a link: stdin under the outgoing queue's bound, stdout and stderr as they come. */
 export class StdioLink implements ServerLink {
@@ -9,7 +22,7 @@ export class StdioLink implements ServerLink {
   private readonly queue: OutgoingQueue;
 
   constructor(
-    readonly process: ServerProcess,
+    readonly process: StdioChild,
     queueBytes: number,
     onFull: (queuedBytes: number) => void,
   ) {

@@ -1,4 +1,9 @@
 import type { SupervisorConfig } from '../config/types.js';
+import {
+  type ContainerFinding,
+  persistContainerLedger,
+  reapContainers,
+} from '../container/container-ledger.js';
 import type { SupervisorActorRef, SupervisorMachineEvent } from '../machines/supervisor.machine.js';
 import { persistLedger, reapOrphans } from '../process/state-dir.js';
 import type { SupervisorOptions } from './options.js';
@@ -59,9 +64,36 @@ function adoptStateDir(
           : `left a crashed host's ledger entry alone: ${found.detail}`;
       emit({ type: 'notice', server: found.server, code: found.code, message, at: Date.now() });
     }
-    return persistLedger(dir, owner);
+    const unpersist = persistLedger(dir, owner);
+    const unpersistContainers = persistContainerLedger(dir, owner);
+    let done = false;
+    // Beside the start, not before it: only dead hosts' containers (other instance labels) are removed, so ours
+    // and theirs never meet, and an engine that is slow to answer holds up no process server.
+    void reapContainers(dir).then((findings) => {
+      if (done) return;
+      for (const found of findings) emit({ type: 'notice', ...containerNotice(found), at: Date.now() });
+    });
+    return () => {
+      done = true;
+      unpersistContainers();
+      unpersist();
+    };
   } catch (err) {
     warn(`state directory ${dir} unusable: ${(err as Error).message}`);
     return undefined;
   }
+}
+
+function containerNotice(found: ContainerFinding): {
+  server: string | null;
+  code: 'REAPED' | 'IGNORED_UNPARSABLE' | 'ENGINE_UNREACHABLE';
+  message: string;
+} {
+  const message =
+    found.code === 'REAPED'
+      ? `removed a container a crashed host left: ${found.detail}`
+      : found.code === 'ENGINE_UNREACHABLE'
+        ? `could not reach the engine of a crashed host's containers: ${found.detail}`
+        : `left a crashed host's container ledger alone: ${found.detail}`;
+  return { server: found.server, code: found.code, message };
 }

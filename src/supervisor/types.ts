@@ -1,4 +1,5 @@
 import type { SupervisorKey } from '../config/config-diff.js';
+import type { ContainerRef } from '../container/container-process.js';
 import type { SpawnError } from '../process/preflight.js';
 import type { ExitInfo, LinkError } from '../process/server-process.js';
 import type { LinkKind } from '../protocol/server-link.js';
@@ -40,6 +41,8 @@ export interface ServerStatus {
    * `remote` for a `url:` server, which has no process (and no pid).
    */
   containment?: LinkKind;
+  /** The container it runs in (its id, engine and image), while one is there: for a `container:` server. */
+  container?: ContainerRef;
   /** What it said of itself in the handshake (serverInfo, capabilities, instructions), while connected. */
   server?: ServerIdentity;
 }
@@ -69,6 +72,8 @@ export type NoticeCode =
   // What the next start found of a crashed host's ledger (see reapOrphans).
   | 'REAPED'
   | 'IGNORED_UNPARSABLE'
+  // A crashed host's containers could not be looked for: their engine did not answer (see reapContainers).
+  | 'ENGINE_UNREACHABLE'
   | 'IGNORED_UNSAFE_PGID'
   | 'NOT_PROVABLY_OURS'
   // A server with `namespace: false` offers a name another server holds: left out (see name-claims.ts).

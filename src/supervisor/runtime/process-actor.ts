@@ -7,6 +7,7 @@ import { McpConnection } from '../../protocol/connection.js';
 import type { EraCache } from '../../protocol/era.js';
 import { listTools } from '../../protocol/tool-listing.js';
 import { listingBounds, type RuntimeDeps, unrefTimers } from './actors.js';
+import { containerOf, pinImage } from './container-launch.js';
 import { eraKey } from './era-key.js';
 
 type ProcessCommand = { type: 'STOP'; reason: string; immediate: boolean };
@@ -41,6 +42,13 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
     const stale = staleTimer(deps, () => relist());
     const unwatch = deps.listHints?.watch(server.id, generation, (hint) => stale.arm(hint?.ttlMs));
     const begin = async () => {
+      const pinned = await pinImage(input.server as ServerConfig);
+      if (ended || pendingStop) return;
+      if (!pinned.ok) {
+        sendBack({ type: 'PROC.EXIT', generation, exit: pinned.exit, at: deps.now(), draw: deps.random() });
+        return;
+      }
+      const server = pinned.server;
       const verdict = await deps.gate(server, () => {
         if (!ended) sendBack({ type: 'PROC.ASKING', generation });
       });
@@ -55,8 +63,9 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
         command: server.command,
         args: server.args,
         cwd: server.cwd,
-        env: server.remote ? {} : buildChildEnv(deps.hostEnv, server.inheritEnv, server.env),
+        env: launchEnv(server, deps.hostEnv),
         remote: server.remote,
+        container: server.container,
         roots: Array.isArray(server.roots) ? server.roots : undefined,
         capabilities: deps.clientSide?.capabilities(server),
         forward: deps.clientSide?.forwarder(server),
@@ -96,7 +105,13 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
       void c.exited.then((exit) => {
         if (!ended) sendBack({ type: 'PROC.EXIT', generation, exit, at: deps.now(), draw: deps.random() });
       });
-      if (c.pid !== undefined) sendBack({ type: 'PROC.SPAWNED', generation, pid: c.pid });
+      const container = containerOf(c);
+      // A container is spawned once created, attached and started: what `spawning` covers for it.
+      if (container)
+        void container.started.then((ref) => {
+          if (ref && !ended) sendBack({ type: 'PROC.SPAWNED', generation });
+        });
+      else if (c.pid !== undefined) sendBack({ type: 'PROC.SPAWNED', generation, pid: c.pid });
       // A remote server has nothing to spawn: the handshake is what connects (or fails to).
       else if (server.remote) sendBack({ type: 'PROC.SPAWNED', generation });
     };
@@ -120,6 +135,21 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
       void conn?.close('stopped');
     };
   });
+}
+
+/**
+ * What the server's environment is: a process gets the host's allowlist, `inheritEnv` and `env`; a container only
+ * `inheritEnv` and `env` (its image keeps its own PATH and HOME); a `url:` server none.
+ */
+function launchEnv(server: ServerConfig, hostEnv: RuntimeDeps['hostEnv']): Record<string, string> {
+  if (server.remote) return {};
+  if (!server.container) return buildChildEnv(hostEnv, server.inheritEnv, server.env);
+  const env: Record<string, string> = {};
+  for (const name of server.inheritEnv) {
+    const value = hostEnv[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...server.env };
 }
 
 /** A list is kept no shorter than this, whatever ttl a server gives: a tiny one must not become a busy loop. */
