@@ -56,6 +56,10 @@ export function describeRequest(request: ApprovalRequest): string[] {
     lines.push(
       `  headers      ${headers.length ? headers.map(([k, v]) => `${k}: ${v}`).join('; ') : '(none)'}`,
     );
+  } else if (request.container !== undefined) {
+    lines.push(...containerLines(request));
+    const env = Object.entries(request.env);
+    lines.push(`  env          ${env.length ? env.map(([k, v]) => `${k}=${v}`).join(' ') : '(none)'}`);
   } else {
     lines.push(
       `  command      ${displayCommand(request.command, request.args)}`,
@@ -69,4 +73,25 @@ export function describeRequest(request: ApprovalRequest): string[] {
   if (request.tools?.length) lines.push(`  tools        ${request.tools.join(', ')}`);
   lines.push(`  fingerprint  ${request.fingerprint}`);
   return lines;
+}
+
+/** What a container launch is: the image by id, the engine, the command inside and every setting. */
+function containerLines(request: ApprovalRequest): string[] {
+  const c = request.container;
+  if (!c) return [];
+  const limits = [
+    c.memoryBytes !== undefined ? `memory ${c.memoryBytes} bytes` : 'memory unlimited',
+    c.cpus !== undefined ? `cpus ${c.cpus}` : 'cpus unlimited',
+    c.pids !== undefined ? `pids ${c.pids}` : 'pids default',
+  ];
+  const mounts = c.mounts.map((m) => `${m.source}:${m.target}${m.readOnly ? ':ro' : ''}`);
+  return [
+    `  image        ${c.image} (${c.imageId})`,
+    `  engine       ${c.engine}`,
+    `  command      ${request.command || request.args.length ? displayCommand(request.command, request.args) : "(the image's)"}`,
+    `  cwd          ${c.workdir ?? "(the image's)"}`,
+    `  network      ${c.network}${c.readOnly ? ', read-only root' : ', writable root'}${c.user ? `, user ${c.user}` : ''}`,
+    `  limits       ${limits.join(', ')}`,
+    `  mounts       ${mounts.length ? mounts.join(' ') : '(none)'}`,
+  ];
 }

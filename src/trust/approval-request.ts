@@ -1,5 +1,5 @@
 import { describeChanges } from './changes.js';
-import type { FingerprintFacts } from './fingerprint.js';
+import type { ContainerFacts, FingerprintFacts } from './fingerprint.js';
 import { MASK, maskArgs, maskEnv, maskHeaders, maskInline } from './mask.js';
 import type { TrustRecord } from './store-file.js';
 
@@ -21,6 +21,8 @@ export interface ApprovalRequest {
   url?: string;
   /** A url server's header names with values masked (a bare `${VAR}` reference shows as written). */
   headers?: Record<string, string>;
+  /** A container server's image (with its id), engine and settings: what would run, and where. */
+  container?: ContainerFacts;
 }
 
 /**
@@ -70,5 +72,6 @@ export function buildApprovalRequest(
       ? maskHeaders(facts.remote.headersAsWritten)
       : Object.fromEntries(Object.keys(facts.remote.headers).map((name) => [name, MASK]));
   }
+  if (facts.container) request.container = { ...facts.container };
   return request;
 }

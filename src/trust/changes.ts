@@ -36,6 +36,26 @@ export function describeChanges(previous: FingerprintFacts | undefined, current:
   lines.push(...setLines('inherited env', previous.inheritEnv, current.inheritEnv));
   lines.push(...scriptLines(previous, current));
   lines.push(...remoteLines(previous.remote, current.remote));
+  lines.push(...containerLines(previous.container, current.container));
+  return lines;
+}
+
+// The same tag on other content is named as such: the case a moved tag must never slip through.
+function containerLines(
+  before: FingerprintFacts['container'],
+  after: FingerprintFacts['container'],
+): string[] {
+  if (before === undefined && after === undefined) return [];
+  if (before === undefined || after === undefined) return [`container: ${before ? 'removed' : 'added'}`];
+  const lines: string[] = [];
+  if (before.image !== after.image) lines.push(`image: ${before.image} → ${after.image}`);
+  else if (before.imageId !== after.imageId) lines.push(`image ${after.image} now names other content`);
+  for (const key of Object.keys({ ...before, ...after }).sort()) {
+    if (key === 'image' || key === 'imageId') continue;
+    const [a, b] = [(before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key]];
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      lines.push(`container ${key}: ${JSON.stringify(a) ?? '(none)'} → ${JSON.stringify(b) ?? '(none)'}`);
+  }
   return lines;
 }
 

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import { describeEngineFailure } from '../container/engine-errors.js';
+import { resolveImage } from '../container/image.js';
+import type { ContainerSettings } from '../container/settings.js';
 import { regularFile, resolveExecutable, sha256File } from '../process/resolve-executable.js';
 import { canonicalJson } from '../registry/canonical-json.js';
 import { isNodeCommand, nodeCodeFiles } from './node-entry.js';
@@ -42,7 +45,15 @@ export interface FingerprintFacts {
   scripts: ScriptFact[];
   /** A url server's endpoint: nothing runs here, so no executable or script is part of it. */
   remote?: RemoteFacts;
+  /**
+   * A container server's image (its id: the same tag on other content is another launch), engine and every
+   * setting; what runs is in the image, so no host executable or script is part of it.
+   */
+  container?: ContainerFacts;
 }
+
+/** Every container setting, with the image's id (`sha256:…`) beside the reference the config wrote. */
+export type ContainerFacts = Omit<ContainerSettings, 'imageId'> & { imageId: string };
 
 /** What a url server's fingerprint covers: the URL, and each header's name with its value hashed. */
 export interface RemoteFacts {
@@ -73,6 +84,8 @@ export interface FingerprintInput {
         headersAsWritten?: Readonly<Record<string, string>> | undefined;
       }
     | undefined;
+  /** Present for a container server; `imageId` filled when the launch was pinned, else read from the engine. */
+  container?: ContainerSettings | undefined;
 }
 
 export interface FingerprintOptions {
@@ -86,6 +99,7 @@ export async function computeFingerprint(
   opts: FingerprintOptions = {},
 ): Promise<{ fingerprint: string; facts: FingerprintFacts }> {
   if (server.remote) return remoteFingerprint(server, server.remote);
+  if (server.container) return containerFingerprint(server, server.container);
   const cwd = resolve(server.cwd);
   const pathEnv = opts.pathEnv ?? server.env['PATH'] ?? process.env['PATH'] ?? '';
   const executable = await resolveExecutable(server.command, cwd, pathEnv);
@@ -103,6 +117,37 @@ export async function computeFingerprint(
     env,
     inheritEnv: [...new Set(server.inheritEnv ?? [])].sort(),
     scripts: await scriptFacts(server.command, executable, server.args, cwd, server.argsAsWritten),
+  };
+  if (server.argsAsWritten !== undefined) facts.argValues = argValuesHash(server.id, server.args);
+  return { fingerprint: fingerprintOfFacts(facts), facts };
+}
+
+/** A container server's fingerprint: the image by id, the engine and the settings; never a host executable. */
+async function containerFingerprint(
+  server: FingerprintInput,
+  settings: ContainerSettings,
+): Promise<{ fingerprint: string; facts: FingerprintFacts }> {
+  let imageId = settings.imageId;
+  if (imageId === undefined) {
+    const found = await resolveImage({ ...settings, pull: 'never' });
+    if (!found.ok) throw new Error(describeEngineFailure(found.failure));
+    imageId = found.imageId;
+  }
+  const env: Record<string, string> = {};
+  for (const name of Object.keys(server.env).sort()) {
+    env[name] = envValueHash(server.id, name, server.env[name] ?? '');
+  }
+  const facts: FingerprintFacts = {
+    id: server.id,
+    command: server.command,
+    executable: null,
+    executableSha256: null,
+    args: [...(server.argsAsWritten ?? server.args)],
+    cwd: settings.workdir ?? '',
+    env,
+    inheritEnv: [...new Set(server.inheritEnv ?? [])].sort(),
+    scripts: [],
+    container: { ...settings, imageId, mounts: settings.mounts.map((m) => ({ ...m })) },
   };
   if (server.argsAsWritten !== undefined) facts.argValues = argValuesHash(server.id, server.args);
   return { fingerprint: fingerprintOfFacts(facts), facts };
