@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { FingerprintFacts } from './fingerprint.js';
+import type { ContainerFacts, FingerprintFacts } from './fingerprint.js';
 import { TrustStoreError } from './trust-error.js';
 import { parseTrustKey } from './trust-key.js';
 
@@ -52,6 +52,22 @@ const factsSchema = z.object({
       url: z.string(),
       headers: z.record(z.string(), sha256),
       headersAsWritten: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  container: z
+    .object({
+      image: z.string(),
+      imageId: z.string(),
+      pull: z.enum(['never', 'missing', 'always']),
+      engine: z.string(),
+      memoryBytes: z.number().optional(),
+      cpus: z.number().optional(),
+      pids: z.number().optional(),
+      network: z.string(),
+      readOnly: z.boolean(),
+      user: z.string().optional(),
+      mounts: z.array(z.object({ source: z.string(), target: z.string(), readOnly: z.boolean() })),
+      workdir: z.string().optional(),
     })
     .optional(),
 });
@@ -113,11 +129,19 @@ export function parseStore(text: string, path: string): StoreData {
         `servers.${key} names ${JSON.stringify(rec.id)}${rec.config ? ` of ${rec.config}` : ''}, not its key`,
       );
     const { tools, facts: stored, config, ...rest } = rec;
-    const { argValues, remote, ...plain } = stored;
+    const { argValues, remote, container, ...plain } = stored;
     const facts: FingerprintFacts = {
       ...plain,
       ...(argValues === undefined ? {} : { argValues }),
       ...(remote === undefined ? {} : { remote: remoteFacts(remote) }),
+      // The keys zod left undefined are dropped: the facts compare (and hash) as they were computed.
+      ...(container === undefined
+        ? {}
+        : {
+            container: Object.fromEntries(
+              Object.entries(container).filter(([, v]) => v !== undefined),
+            ) as ContainerFacts,
+          }),
     };
     const scoped = config === undefined ? rest : { ...rest, config };
     servers[key] = tools === undefined ? { ...scoped, facts } : { ...scoped, facts, tools };
