@@ -1,9 +1,9 @@
 // Global setup of the container tests: a Podman service answering the Docker Engine API, and the test image, made
 // offline from this machine's own node binary. Started here only when nothing answers yet; stopped by teardown.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { engineAnswers, podmanConf, TEST_IMAGE } from './engine-facts.js';
 
@@ -33,6 +33,7 @@ async function findEngine(): Promise<{ address?: string; why?: string }> {
     confDir = mkdtempSync(join(tmpdir(), 'mcp-supervisor-podman-'));
     const conf = join(confDir, 'containers.conf');
     writeFileSync(conf, podmanConf);
+    mkdirSync(dirname(SOCKET), { recursive: true });
     service = spawn(podman, ['system', 'service', '--time=0', address], {
       env: { ...process.env, CONTAINERS_CONF: conf },
       stdio: 'ignore',
