@@ -27,6 +27,8 @@ export function createOptions(launch: ContainerLaunch): Docker.ContainerCreateOp
     ReadonlyRootfs: s.readOnly,
     CapDrop: ['ALL'],
     SecurityOpt: ['no-new-privileges'],
+    // The attach is the only reader: a log driver would keep a copy of every tool call's answer on the engine.
+    LogConfig: { Type: 'none', Config: {} },
     Binds: s.mounts.map((m) => `${m.source}:${m.target}:${m.readOnly ? 'ro' : 'rw'}`),
   };
   if (s.readOnly) host.Tmpfs = { '/tmp': `rw,nosuid,nodev,size=${TMPFS_BYTES}` };
