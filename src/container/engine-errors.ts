@@ -1,4 +1,4 @@
-import type { SpawnError } from '../process/preflight.js';
+import { describeSpawnError, type SpawnError } from '../process/preflight.js';
 
 /**
  * Why the engine could not do what a start needed, as data:
@@ -59,20 +59,9 @@ function engineWords(json: unknown): string | undefined {
   return typeof json === 'string' && json !== '' ? json.trim() : undefined;
 }
 
-/** For people: one line naming the engine (and the image), and what to do where there is something to do. */
+/** For people: one line naming the engine (and the image); rendered where every spawn failure is. */
 export function describeEngineFailure(f: EngineFailure): string {
-  switch (f.code) {
-    case 'ENGINE_UNREACHABLE':
-      return `container engine at ${f.engine} does not answer (${f.detail}): is Docker or \`podman system service\` running there?`;
-    case 'ENGINE_TIMEOUT':
-      return `container engine at ${f.engine} did not answer in time: ${f.detail}`;
-    case 'IMAGE_MISSING':
-      return `image ${f.image} is not on the engine at ${f.engine}: pull, build or load it there (\`docker pull\` / \`podman pull\`), or set \`pull: missing\``;
-    case 'PULL_FAILED':
-      return `image ${f.image} could not be pulled by the engine at ${f.engine}: ${f.detail}`;
-    default:
-      return `container engine at ${f.engine} refused: ${f.detail}`;
-  }
+  return describeSpawnError(failedStart(f, { image: f.image ?? '' }).spawnError);
 }
 
 /** An engine failure as the fields of a `spawn_failed` exit: text for people, and the data it was rendered from. */

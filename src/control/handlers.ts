@@ -1,3 +1,4 @@
+import { containerUsage } from '../container/container-stats.js';
 import { treeUsage } from '../process/tree-usage.js';
 import type { ServerLogs } from '../supervisor/observe/server-logs.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
@@ -38,15 +39,20 @@ export function controlHandlers(target: ControlTarget): Record<string, ControlHa
     };
   return {
     hello: () => answerOk(target.info),
-    status: () =>
-      answerOk({
-        instance: target.info,
-        now: Date.now(),
-        servers: sup.status().map((row) => {
-          const usage = row.pid !== undefined ? treeUsage(row.pid) : undefined;
+    status: async () => {
+      const rows = sup.status();
+      const servers = await Promise.all(
+        rows.map(async (row) => {
+          const usage = row.container
+            ? await containerUsage(row.container.engine, row.container.id)
+            : row.pid !== undefined
+              ? treeUsage(row.pid)
+              : undefined;
           return usage ? { ...row, usage } : row;
         }),
-      }),
+      );
+      return answerOk({ instance: target.info, now: Date.now(), servers });
+    },
     restart: perServer((id) => sup.restart(id)),
     stop: perServer((id) => sup.stopServer(id)),
     start: perServer((id) => sup.startServer(id)),

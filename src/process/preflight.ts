@@ -71,6 +71,13 @@ export function resolveCommand(
 
 /** One line for people: what failed and what was looked at. Rendered once, at the edge. */
 export function describeSpawnError(e: SpawnError): string {
+  if (e.engine !== undefined) {
+    if (e.code === 'IMAGE_MISSING')
+      return `image ${e.command} is not on the engine at ${e.engine}: pull, build or load it there, or set pull: missing`;
+    if (e.code === 'ENGINE_UNREACHABLE')
+      return `container engine at ${e.engine} does not answer (${e.detail ?? ''})`;
+    return `container ${e.command} could not start on ${e.engine}: ${e.detail ?? e.code}`;
+  }
   switch (e.code) {
     case 'ENOENT':
       return e.searched !== undefined

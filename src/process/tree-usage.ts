@@ -10,9 +10,10 @@ export interface TreeUsage {
   processes: number;
   /**
    * `cgroup`: the members of the server's own cgroup (every descendant, also one that left the process group),
-   * with the cgroup's own CPU counter; `pgroup`: the members of its process group found in /proc.
+   * with the cgroup's own CPU counter; `pgroup`: the members of its process group found in /proc; `engine`: a
+   * container engine's stats of the container (its memory is the cgroup's usage, page cache included).
    */
-  from: 'cgroup' | 'pgroup';
+  from: 'cgroup' | 'pgroup' | 'engine';
 }
 
 // USER_HZ is 100 on every Linux Node runs on; /proc reports times in it.

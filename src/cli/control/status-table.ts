@@ -44,7 +44,7 @@ export function rowCells(r: ServerStatus, now: number): string[] {
   return [
     r.id,
     r.state,
-    r.pid === undefined ? '-' : String(r.pid),
+    r.container ? `ctr ${r.container.id.slice(0, 12)}` : r.pid === undefined ? '-' : String(r.pid),
     String(r.restarts),
     r.state === 'ready' ? formatDuration(now - r.since) : '-',
     String(r.tools),
