@@ -16,6 +16,7 @@ const BENCHES: Bench[] = [
   { name: 'framing', file: './framing.ts', exportName: 'runFramingBench' },
   { name: 'vs-sdk', file: './vs-sdk.ts', exportName: 'runVsSdkBench' },
   { name: 'serve-http', file: './serve-http.ts', exportName: 'runServeHttpBench' },
+  { name: 'containers', file: './containers.ts', exportName: 'runContainersBench' },
 ];
 
 /** How long a finished benchmark may take to let go of its handles before that counts as a leak. */
