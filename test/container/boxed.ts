@@ -50,3 +50,16 @@ export async function containersLabelled(engine: string, label: string, value: s
 export function uniqueId(base: string): string {
   return `${base}-${Math.random().toString(36).slice(2, 8)}`;
 }
+
+/** server-everything in the test image, its packages mounted read-only (the image holds only node). */
+export function everythingServer(id: string, engine: string): ServerConfig {
+  return boxedServer(
+    id,
+    engine,
+    [],
+    {
+      mounts: [{ source: join(process.cwd(), 'node_modules'), target: '/srv/node_modules', readOnly: true }],
+    },
+    { args: ['/srv/node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'stdio'] },
+  );
+}
