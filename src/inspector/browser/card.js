@@ -77,7 +77,11 @@ export function paintCard(c, skew) {
   if (!s) return;
   c.root.className = `card st-${s.state}`;
   c.pill.textContent = s.state;
-  c.f.pid.textContent = s.pid === undefined ? '\u2014' : String(s.pid);
+  c.f.pid.textContent = s.container
+    ? s.container.id.slice(0, 12)
+    : s.pid === undefined
+      ? '\u2014'
+      : String(s.pid);
   c.f.restarts.textContent = String(s.restarts);
   c.f.tools.textContent = String(s.tools);
   c.f.uptime.parentElement?.setAttribute('title', s.state === 'ready' ? 'uptime' : `in ${s.state}`);

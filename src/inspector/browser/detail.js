@@ -25,7 +25,11 @@ export function paintDetail(row, d) {
   byId('detail').hidden = false;
   byId('detail').className = `st-${row.state}`;
   byId('detail-id').textContent = row.id;
-  const where = row.containment ? ` \u00b7 ${row.containment}` : '';
+  const where = row.container
+    ? ` \u00b7 container ${row.container.id.slice(0, 12)} on ${row.container.engine}`
+    : row.containment
+      ? ` \u00b7 ${row.containment}`
+      : '';
   byId('detail-info').textContent = (identityText(row.server) || 'no handshake yet') + where;
 
   const calls = [...(d?.calls ?? [])].reverse();
