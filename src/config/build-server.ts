@@ -2,6 +2,8 @@
 // tools and scopes merged in.
 import { isAbsolute, resolve } from 'node:path';
 import { type NormalizedMcpTool, normalizeMcpToolEntry } from '../registry/manifest.js';
+import { buildContainer } from './build-container.js';
+import type { Env } from './interpolate.js';
 import { loadManifestSync } from './load-manifest.js';
 import type { ProblemSink } from './problem-sink.js';
 import type { ParsedServer } from './schema.js';
@@ -14,6 +16,8 @@ export interface BuildContext {
   path: readonly (string | number)[];
   baseDir: string;
   defaultMaxResultBytes: number;
+  /** The environment the config is read in: where a container's engine is looked up (`DOCKER_HOST`). */
+  env: Env;
   sink: ProblemSink;
 }
 
@@ -24,7 +28,8 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
     id: ctx.id,
     command: parsed.command ?? '',
     args: parsed.args,
-    cwd: parsed.cwd === undefined ? ctx.baseDir : absolute(parsed.cwd, ctx.baseDir),
+    // A container's `cwd:` is a path inside it (container.workdir); the host side keeps the config's directory.
+    cwd: parsed.cwd === undefined || parsed.container ? ctx.baseDir : absolute(parsed.cwd, ctx.baseDir),
     env: parsed.env,
     inheritEnv: parsed.inheritEnv,
     disabled: parsed.disabled,
@@ -57,6 +62,10 @@ export function buildServer(parsed: ParsedServer, ctx: BuildContext): ServerConf
     tools: mergeTools(parsed.tools.map(normalizeMcpToolEntry)),
   };
   if (parsed.url !== undefined) server.remote = { url: parsed.url, headers: parsed.headers ?? {} };
+  if (parsed.container) {
+    const at = { path: [...ctx.path, 'container'], baseDir: ctx.baseDir, env: ctx.env, sink: ctx.sink };
+    server.container = buildContainer(parsed.container, parsed.cwd, at);
+  }
   if (!parsed.namespace) server.namespace = false;
   if (parsed.protocol !== 'auto') server.protocol = parsed.protocol;
   if (parsed.roots !== undefined) server.roots = parsed.roots;

@@ -22,6 +22,13 @@ export function assertLaunchValues(config: SupervisorConfig): void {
     }
     for (const name of s.inheritEnv) if (name.includes('\0')) at(`${base}.inheritEnv`);
     if (s.cwd.includes('\0')) at(`${base}.cwd`);
+    const c = s.container;
+    if (!c) continue;
+    for (const key of ['image', 'engine', 'user', 'workdir'] as const)
+      if (c[key]?.includes('\0')) at(`${base}.container.${key}`);
+    c.mounts.forEach((m, i) => {
+      if (m.source.includes('\0') || m.target.includes('\0')) at(`${base}.container.mounts[${i}]`);
+    });
   }
   if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -156,7 +156,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
     const id = ids[i];
     if (!result.success) sink.zod(result.error.issues, path);
     else if (id !== undefined) {
-      const ctx = { id, path, baseDir, defaultMaxResultBytes: supervisor.maxResultBytes, sink };
+      const ctx = { id, path, baseDir, defaultMaxResultBytes: supervisor.maxResultBytes, env, sink };
       const server = buildServer(result.data, ctx);
       const written = writtenArgs(top[container], key);
       if (written?.some((arg, i) => arg !== server.args[i])) server.argsAsWritten = written;

@@ -3,6 +3,7 @@
 // merged tools).
 import { z } from 'zod';
 import { McpToolEntrySchema } from '../registry/manifest.js';
+import { ContainerSchema } from './container-schema.js';
 import { DEFAULT_SERVER_LIMITS as LIMITS, MIN_LIST_BYTES, MIN_QUEUE_BYTES } from './limits.js';
 import { PROTOCOL_SETTINGS } from './protocol-setting.js';
 import {
@@ -116,6 +117,8 @@ export const ServerSchema = z.strictObject({
   url: httpUrl.optional(),
   /** Sent with every HTTP request to a `url` server (`Authorization: Bearer ${TOKEN}`). */
   headers: z.record(z.string(), scalarString).optional(),
+  /** Run in a container through a Docker-compatible engine; `command` is then optional (the image's own). */
+  container: ContainerSchema.optional(),
   args: z.array(launchText(scalarString)).default([]),
   cwd: launchText(nonEmpty).optional(),
   env: envMap.default({}),

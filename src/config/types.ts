@@ -35,7 +35,10 @@ export interface ServerLogsConfig {
 export interface ServerConfig {
   /** `[a-z][a-z0-9_-]*`; ids of Claude Desktop / VS Code files are normalized into this form. */
   id: string;
-  /** The program to run; empty for a `remote` server. */
+  /**
+   * The program to run; empty for a `remote` server. With a `container`, the program inside it, and empty for the
+   * image's own entrypoint and command.
+   */
   command: string;
   args: string[];
   /**
@@ -43,9 +46,16 @@ export interface ServerConfig {
    * store keeps this form, so a secret that arrives through the environment is never written down.
    */
   argsAsWritten?: string[];
-  /** Absolute; defaults to the config file's directory (the base directory for inline text). */
+  /**
+   * Absolute; defaults to the config file's directory (the base directory for inline text). With a `container`
+   * it stays that directory, unused by the launch: the `cwd:` written is the working directory inside
+   * (`container.workdir`).
+   */
   cwd: string;
-  /** Interpolated values, passed to the child on top of the allowlist and `inheritEnv`. */
+  /**
+   * Interpolated values, passed to the child on top of the allowlist and `inheritEnv`. Into a container only
+   * these and `inheritEnv` go, never the host's allowlist (the image keeps its own PATH and HOME).
+   */
   env: Record<string, string>;
   inheritEnv: string[];
   disabled: boolean;

@@ -7,13 +7,13 @@ export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const NUMERIC = /^-?\d+(?:\.\d+)?$/;
 
-function fromUnit(r: UnitResult, ctx: z.RefinementCtx, min = 0): number {
+function fromUnit(r: UnitResult, ctx: z.RefinementCtx, min = 0, minShown = String(min)): number {
   if (!r.ok) {
     ctx.addIssue({ code: 'custom', message: r.message });
     return z.NEVER;
   }
   if (r.value < min) {
-    ctx.addIssue({ code: 'custom', message: `must be at least ${min}` });
+    ctx.addIssue({ code: 'custom', message: `must be at least ${minShown}` });
     return z.NEVER;
   }
   return r.value;
@@ -27,9 +27,9 @@ export function duration(defaultMs: number) {
     .default(defaultMs);
 }
 
-/** A size field (`64KiB`, `1MiB`, or bytes), in bytes, at least `min`. */
-export function size(min = 1) {
-  return z.unknown().transform((v, ctx) => fromUnit(parseSize(v), ctx, min));
+/** A size field (`64KiB`, `1MiB`, or bytes), in bytes, at least `min` (named as `minShown` when too small). */
+export function size(min = 1, minShown?: string) {
+  return z.unknown().transform((v, ctx) => fromUnit(parseSize(v), ctx, min, minShown));
 }
 
 /** A number field; a numeric string (what `${VAR}` yields) counts as its number. */

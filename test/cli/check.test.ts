@@ -112,7 +112,7 @@ describe('mcp-supervisor check', () => {
       [
         `${path}:2:3 supervisor.strategy: expected one of: one_for_one, one_for_all, rest_for_one`,
         `${path}:4:3 servers.Bad_Id: invalid server id "Bad_Id": expected [a-z][a-z0-9_-]* (lower-case letters, digits, _ and -, starting with a letter)`,
-        `${path}:6:3 servers.ok.command: missing (required): a command to run, or a url`,
+        `${path}:6:3 servers.ok.command: missing (required): a command to run, a container, or a url`,
         '',
       ].join('\n'),
     );

@@ -74,7 +74,7 @@ describe('loadConfig: files and paths', () => {
   it('reads a BOM-prefixed file with its positions intact', async () => {
     const file = write('bom.yaml', '\uFEFFservers:\n  a: { command: x, bogus: 1 }\n');
     expect(await problemsOf(loadConfig(file))).toEqual([
-      `${file}:2:20 servers.a.bogus: unknown key (expected one of: type, command, url, headers, args, cwd, env, inheritEnv, disabled, restart, timeouts, health, maxResultBytes, manifest, scopes_required, tools, roots, allow, limits, namespace, protocol)`,
+      `${file}:2:20 servers.a.bogus: unknown key (expected one of: type, command, url, headers, container, args, cwd, env, inheritEnv, disabled, restart, timeouts, health, maxResultBytes, manifest, scopes_required, tools, roots, allow, limits, namespace, protocol)`,
     ]);
   });
 });

@@ -268,7 +268,7 @@ describe('parseConfig: problems', () => {
         'servers:\n  a:\n    args: [x, [y]]\n  b:\n    command: [node]\n    env: [A]\n    disabled: maybe\n',
       ),
     ).toEqual([
-      'c.yaml:2:3 servers.a.command: missing (required): a command to run, or a url',
+      'c.yaml:2:3 servers.a.command: missing (required): a command to run, a container, or a url',
       'c.yaml:3:15 servers.a.args[1]: expected a string, received a list',
       'c.yaml:5:5 servers.b.command: expected a string, received a list',
       'c.yaml:6:5 servers.b.env: expected a mapping, received a list',
@@ -340,7 +340,7 @@ describe('parseConfig: problems', () => {
         line: 3,
         col: 3,
         path: 'servers.b.command',
-        message: 'missing (required): a command to run, or a url',
+        message: 'missing (required): a command to run, a container, or a url',
       },
       {
         source: 'c.yaml',

@@ -64,7 +64,7 @@ describe('url servers in the config', () => {
       '2:46 servers.a.restart.policy: expected one of: always, on-failure, never',
       '3:3 servers.b.url: missing (required for type http)',
       '4:8 servers.c.type: the legacy HTTP+SSE transport (type "sse") is not supported: use the Streamable HTTP endpoint (type http)',
-      '5:3 servers.d.command: missing (required): a command to run, or a url',
+      '5:3 servers.d.command: missing (required): a command to run, a container, or a url',
       '6:20 servers.e.headers: headers apply only to a url server',
       '7:20 servers.f.url: a server has either a command or a url, not both',
     ]);
