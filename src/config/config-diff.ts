@@ -59,7 +59,17 @@ export function diffConfigs(before: SupervisorConfig, after: SupervisorConfig): 
   };
 }
 
-/** Whether two definitions of one server would run and be supervised the same way. */
+/**
+ * Whether two definitions of one server would run and be supervised the same way. A container block counts
+ * whole (image, engine, limits, mounts, workdir), except the image id a start pins: that is what the image was,
+ * not what the file says.
+ */
 export function sameDefinition(a: ServerConfig, b: ServerConfig): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+  return canonicalJson(written(a)) === canonicalJson(written(b));
+}
+
+function written(server: ServerConfig): ServerConfig {
+  if (server.container?.imageId === undefined) return server;
+  const { imageId: _pinned, ...container } = server.container;
+  return { ...server, container };
 }
