@@ -69,14 +69,12 @@ export function failedStart(
   f: EngineFailure,
   where: { image: string; workdir?: string | undefined },
 ): { error: string; spawnError: SpawnError } {
-  return {
-    error: describeEngineFailure(f),
-    spawnError: {
-      code: f.code,
-      command: where.image,
-      cwd: where.workdir ?? '',
-      detail: f.detail,
-      engine: f.engine,
-    },
+  const spawnError = {
+    code: f.code,
+    command: where.image,
+    cwd: where.workdir ?? '',
+    detail: f.detail,
+    engine: f.engine,
   };
+  return { error: describeSpawnError(spawnError), spawnError };
 }
