@@ -15,6 +15,20 @@ interface Def {
 
 const FOREIGN_SERVER_KEYS: Record<string, string> = {
   envFile: 'envFile is not supported; list the variables under env',
+  image: 'an image is run with container: { image: … }',
+};
+
+// docker-compose keys written inside `container:` whose meaning is a key of the server itself.
+const SERVER_SIDE = "is the server's own key, beside container:";
+const FOREIGN_CONTAINER_KEYS: Record<string, string> = {
+  command: `command ${SERVER_SIDE}`,
+  entrypoint: `the program to run is the server's command, beside container:`,
+  args: `args ${SERVER_SIDE}`,
+  env: `env ${SERVER_SIDE}`,
+  environment: `the variables are the server's env, beside container:`,
+  cwd: `the working directory inside is the server's cwd, beside container:`,
+  workdir: `the working directory inside is the server's cwd, beside container:`,
+  working_dir: `the working directory inside is the server's cwd, beside container:`,
 };
 
 // Spellings of other tools (docker-compose, systemd, VS Code) for keys we name differently.
@@ -29,6 +43,12 @@ const ALIASES: Record<string, string> = {
   workingDirectory: 'cwd',
   enabled: 'disabled',
   scopes: 'scopes_required',
+  volumes: 'mounts',
+  binds: 'mounts',
+  mem_limit: 'memory',
+  pids_limit: 'pids',
+  network_mode: 'network',
+  read_only: 'readOnly',
 };
 
 /** The message for an unknown `key` met where `schema` (followed along `path`) expects its keys. */
@@ -39,7 +59,11 @@ export function unknownKeyMessage(
 ): string {
   const known = knownKeysAt(schema, path);
   if (!known) return 'unknown key';
-  const foreign = known.includes('command') ? own(FOREIGN_SERVER_KEYS, key) : undefined;
+  const foreign = known.includes('command')
+    ? own(FOREIGN_SERVER_KEYS, key)
+    : known.includes('image')
+      ? own(FOREIGN_CONTAINER_KEYS, key)
+      : undefined;
   if (foreign) return `unknown key: ${foreign}`;
   const alias = own(ALIASES, key);
   const near = alias !== undefined && known.includes(alias) ? alias : closest(key, known);

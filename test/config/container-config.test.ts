@@ -234,3 +234,24 @@ describe('a container server on this machine (launch check) and on reload (confi
     expect(diffConfigs(before, parse(text('256MiB'))).servers[0]).toEqual({ id: 's', change: 'unchanged' });
   });
 });
+
+describe('keys written in the wrong place', () => {
+  it('points an image at container:, and compose keys inside container: at their own names', () => {
+    const text = [
+      'servers:',
+      '  s:',
+      '    image: img',
+      '  t:',
+      '    container: { image: img, workdir: /srv, environment: { A: "1" }, volumes: [], mem_limit: 1GiB }',
+      '',
+    ].join('\n');
+    expect(problems(text)).toEqual([
+      '2:3 servers.s.command: missing (required): a command to run, a container, or a url',
+      '3:5 servers.s.image: unknown key: an image is run with container: { image: … }',
+      "5:30 servers.t.container.workdir: unknown key: the working directory inside is the server's cwd, beside container:",
+      "5:45 servers.t.container.environment: unknown key: the variables are the server's env, beside container:",
+      '5:70 servers.t.container.volumes: unknown key (did you mean "mounts"?)',
+      '5:83 servers.t.container.mem_limit: unknown key (did you mean "memory"?)',
+    ]);
+  });
+});
