@@ -32,9 +32,9 @@ import type { ServerConfig, SupervisorConfig } from './types.js';
 export interface ParseConfigOptions {
   /** The name problems carry (a file path); `<config>` by default. A `.json`/`.jsonc` name allows comments. */
   source?: string;
-  /** Where `${VAR}` values come from; `process.env` by default. */
+  /** Where `${VAR}` values (and a container's `DOCKER_HOST`) come from; `process.env` by default. */
   env?: Env;
-  /** What relative `cwd` and `manifest` paths are resolved against; `process.cwd()` by default. */
+  /** What relative `cwd`, `manifest` and mount `source` paths are resolved against; `process.cwd()` by default. */
   baseDir?: string;
 }
 
