@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
-import { dialOf } from './engine-client.js';
+import { engineConnection } from './engine-address.js';
 
 /**
  * Attaches to a created container's stdin, stdout and stderr over an HTTP upgrade, as the engine API defines it.
@@ -9,11 +9,12 @@ import { dialOf } from './engine-client.js';
  * bound on the upgrade, never on the socket's life.
  */
 export function attachStdio(address: string, containerId: string, timeoutMs: number): Promise<Socket> {
-  const dial = dialOf(address);
-  if (!dial)
-    return Promise.reject(
-      Object.assign(new Error(`not an engine address: ${address}`), { code: 'ENGINE_ADDRESS' }),
-    );
+  let dial: ReturnType<typeof engineConnection>;
+  try {
+    dial = engineConnection(address);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   return new Promise<Socket>((resolve, reject) => {
     const req = request({
       ...dial,

@@ -1,7 +1,7 @@
 // Two questions asked of an engine before anything starts: does it answer (`GET /_ping`), and does it hold the
 // image (`GET /images/{name}/json`)? Each bounded, so an engine that accepts and never answers costs a known wait.
-import Docker from 'dockerode';
-import { engineConnection } from './engine-address.js';
+import type Docker from 'dockerode';
+import { engineClient } from './engine-client.js';
 
 /** What the engine said: the image's id, or which question failed and why, in a few words. */
 export type EngineProbe =
@@ -10,15 +10,6 @@ export type EngineProbe =
 
 /** The bound `check` gives each probe. */
 export const PROBE_TIMEOUT_MS = 3000;
-
-/** A client of the engine at `address` (see engine-address.ts), every request bounded by `timeoutMs`. */
-export function engineClient(address: string, timeoutMs: number): Docker {
-  const at = engineConnection(address);
-  // Named outright: the client's defaults read DOCKER_HOST, which would win over a socket path given alone.
-  return 'socketPath' in at
-    ? new Docker({ socketPath: at.socketPath, host: undefined, timeout: timeoutMs })
-    : new Docker({ host: at.host, port: at.port, protocol: 'http', timeout: timeoutMs });
-}
 
 /** Asks the engine at `address` whether it answers and holds `image`, within `timeoutMs` in all. */
 export async function probeEngine(address: string, image: string, timeoutMs: number): Promise<EngineProbe> {

@@ -29,6 +29,7 @@ function fleet(lines: string[]): string {
 describe('mcp-supervisor check: a container server asks its engine', () => {
   it('names an engine that does not answer, by its address, at container.engine, and exits 1', async () => {
     const port = await closedPort();
+    const inline = `    container: { image: ${TEST_IMAGE}, engine: "tcp://127.0.0.1:${port}" }`;
     const path = fleet([
       'servers:',
       '  sock:',
@@ -36,14 +37,16 @@ describe('mcp-supervisor check: a container server asks its engine', () => {
       `      image: ${TEST_IMAGE}`,
       '      engine: unix:///nonexistent/x.sock',
       '  tcp:',
-      `    container: { image: ${TEST_IMAGE}, engine: "tcp://127.0.0.1:${port}" }`,
+      inline,
       '    command: no-such-command-on-this-host',
     ]);
+    // The column of the engine key on line 7 (1-based).
+    const column = inline.indexOf('engine:') + 1;
     const r = await cli.runCli(['check', path]);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')).toEqual([
       `${path}:5:7 servers.sock.container.engine: no container engine answers at unix:///nonexistent/x.sock: no socket there (ENOENT)`,
-      `${path}:7:50 servers.tcp.container.engine: no container engine answers at tcp://127.0.0.1:${port}: connection refused (ECONNREFUSED)`,
+      `${path}:7:${column} servers.tcp.container.engine: no container engine answers at tcp://127.0.0.1:${port}: connection refused (ECONNREFUSED)`,
       '',
     ]);
     expect(r.code).toBe(1);
