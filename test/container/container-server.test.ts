@@ -25,7 +25,27 @@ describeEngine('a server in a container', (engine) => {
       'approving>handshaking',
       'handshaking>ready',
     ]);
+    // Its stderr is kept apart from the protocol, and told as a process's is.
+    expect(
+      events.some((e) => e.type === 'stderr' && e.server === id && /fixture\[\d+\]: started/.test(e.line)),
+    ).toBe(true);
     await sup.stop();
+    expect(await containersLabelled(engine, SERVER_LABEL, id)).toEqual([]);
+  });
+
+  it('a server that ignores stdin EOF and SIGTERM is killed after the shutdown timeout, and its container removed', async () => {
+    const id = uniqueId('stubborn');
+    const server = boxedServer(id, engine, ['--ignore-stdin-eof', '--ignore-sigterm']);
+    const { sup, events } = f.create(
+      fleetConfig([{ ...server, timeouts: { ...server.timeouts, shutdownMs: 300 } }]),
+    );
+    await sup.start();
+    expect(sup.status()[0]?.state).toBe('ready');
+    await sup.stop();
+    expect(events.find((e) => e.type === 'exit' && e.server === id)).toMatchObject({
+      reason: 'stopped',
+      signal: 'SIGKILL',
+    });
     expect(await containersLabelled(engine, SERVER_LABEL, id)).toEqual([]);
   });
 });
