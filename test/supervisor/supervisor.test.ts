@@ -78,13 +78,15 @@ describe('Supervisor with real fixture servers', () => {
 
   it('on-failure ignores exit 0, and never never restarts', async () => {
     const { sup, events } = f.create(
-      fleetConfig([
-        fixtureServer('clean', ['--exit-after', '300', '--exit-code', '0']),
-        fixtureServer('temp', ['--exit-after', '300', '--exit-code', '1'], { restart: { policy: 'never' } }),
-      ]),
+      fleetConfig([fixtureServer('clean'), fixtureServer('temp', [], { restart: { policy: 'never' } })]),
     );
     await sup.start();
-    await eventually(() => sup.status().every((s) => s.state === 'stopped'), 3000, 'both stopped');
+    // Both exit once ready, when told to (a timed exit could land before ready on a loaded machine).
+    await Promise.all([
+      sup.callToolOutcome('clean.crash', { code: 0 }),
+      sup.callToolOutcome('temp.crash', { code: 1 }),
+    ]);
+    await eventually(() => sup.status().every((s) => s.state === 'stopped'), 10_000, 'both stopped');
     // `stopped` after an exit is the decision itself: a restart would have gone through `backoff` first, and a
     // stopped server has no timer left that could start it again.
     expect(sup.status().map((s) => s.restarts)).toEqual([0, 0]);
