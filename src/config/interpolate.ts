@@ -1,5 +1,7 @@
 // `${VAR}` / `${VAR:-default}` interpolation over the string scalars of a parsed config. Keys are never
-// touched. Problems are collected, not thrown, so that one run reports every unset variable.
+// touched. Problems are collected, not thrown, so that one run reports every unset variable. `${file:…}` and
+// `${keyring:…}` are secrets: kept as written, read when their server starts (src/secrets).
+import { isDeferred, parseDeferred } from '../secrets/scan.js';
 
 /** The environment interpolation reads from (`process.env` by default). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -15,6 +17,17 @@ export interface TreeInterpolationIssue extends InterpolationIssue {
   path: (string | number)[];
 }
 
+/** What a string expands to at load, and whether it still holds secrets read only when its server starts. */
+export interface Interpolated {
+  value: string;
+  issues: InterpolationIssue[];
+  /**
+   * The string names a `${file:…}` or `${keyring:…}` secret: `value` is then its start-time text (a literal `$`
+   * written `$$`, the references kept, a relative file path made absolute), read by `src/secrets/scan.ts`.
+   */
+  deferred: boolean;
+}
+
 const REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
 
 /**
@@ -22,8 +35,11 @@ const REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
  * variable unless it is unset or empty. `${env:NAME}` (VS Code spelling) is `${NAME}`; `${input:…}` is refused.
  * A `$` followed by anything else stays as written.
  */
-export function interpolateString(text: string, env: Env): { value: string; issues: InterpolationIssue[] } {
-  if (!text.includes('$')) return { value: text, issues: [] };
+export function interpolateString(text: string, env: Env, baseDir = '/'): Interpolated {
+  if (!text.includes('$')) return { value: text, issues: [], deferred: false };
+  const deferred = hasDeferred(text);
+  // In start-time text every `$` of ours is doubled, so only the references kept are read at the start.
+  const literal = (t: string) => (deferred ? t.replaceAll('$', '$$$$') : t);
   const issues: InterpolationIssue[] = [];
   let out = '';
   let i = 0;
@@ -36,7 +52,7 @@ export function interpolateString(text: string, env: Env): { value: string; issu
       continue;
     }
     if (next === '$') {
-      out += '$';
+      out += literal('$');
       i += 2;
       continue;
     }
@@ -51,10 +67,31 @@ export function interpolateString(text: string, env: Env): { value: string; issu
     }
     const body = text.slice(i + 2, close);
     const ref = text.slice(i, close + 1);
-    out += resolve(body, ref, env, issues);
+    if (isDeferred(body)) {
+      const secret = parseDeferred(body, baseDir);
+      if ('malformed' in secret) issues.push({ ref, message: secret.malformed });
+      else out += secret.kind === 'file' ? `\${file:${secret.path}}` : ref;
+    } else {
+      out += literal(resolve(body, ref, env, issues));
+    }
     i = close + 1;
   }
-  return { value: out, issues };
+  return { value: out, issues, deferred };
+}
+
+/** True when `text` holds a `${file:…}` or `${keyring:…}` reference (not one escaped as `$${…}`). */
+function hasDeferred(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '$') continue;
+    if (text[i + 1] === '$') {
+      i++;
+      continue;
+    }
+    if (text[i + 1] !== '{') continue;
+    const close = text.indexOf('}', i + 2);
+    if (close >= 0 && isDeferred(text.slice(i + 2, close))) return true;
+  }
+  return false;
 }
 
 function resolve(body: string, ref: string, env: Env, issues: InterpolationIssue[]): string {
@@ -92,13 +129,16 @@ export function interpolateTree(
   value: unknown,
   env: Env,
   path: (string | number)[],
-): { value: unknown; issues: TreeInterpolationIssue[] } {
+  baseDir = '/',
+): { value: unknown; issues: TreeInterpolationIssue[]; deferred: (string | number)[][] } {
   const issues: TreeInterpolationIssue[] = [];
+  const deferred: (string | number)[][] = [];
   const ancestors = new Set<object>();
   const walk = (v: unknown, at: (string | number)[]): unknown => {
     if (typeof v === 'string') {
-      const r = interpolateString(v, env);
+      const r = interpolateString(v, env, baseDir);
       for (const issue of r.issues) issues.push({ ...issue, path: at });
+      if (r.deferred) deferred.push(at);
       return r.value;
     }
     if (typeof v !== 'object' || v === null) return v;
@@ -127,5 +167,5 @@ export function interpolateTree(
     ancestors.delete(v);
     return out;
   };
-  return { value: walk(value, path), issues };
+  return { value: walk(value, path), issues, deferred };
 }

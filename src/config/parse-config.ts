@@ -119,9 +119,11 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
   }
 
   // Only the parts we read are interpolated: the rest of a Claude Desktop file is the host app's business.
+  const deferred: (string | number)[][] = [];
   const section = (key: string): unknown => {
-    const r = interpolateTree(top[key], env, [key]);
+    const r = interpolateTree(top[key], env, [key], baseDir);
     for (const issue of r.issues) sink.atRef(issue.path, issue.ref, issue.message);
+    deferred.push(...r.deferred);
     return r.value;
   };
   const supResult = SupervisorSectionSchema.safeParse(section('supervisor'), { error: configErrorMap });
@@ -167,6 +169,8 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
         Object.entries(headers).some(([k, v]) => server.remote?.headers[k] !== v)
       )
         server.remote.headersAsWritten = headers;
+      const secrets = secretFields(deferred, path, sink);
+      if (secrets.length > 0) server.secretFields = secrets;
       servers.push(server);
       serverPaths.push(path);
     }
@@ -205,6 +209,39 @@ function serveSection(
   if (serve.allowedHosts) out.allowedHosts = serve.allowedHosts;
   if (serve.allowedOrigins) out.allowedOrigins = serve.allowedOrigins;
   return Object.keys(out).length > 0 ? { serve: out } : {};
+}
+
+/** Where a server may name a secret read at its start, as the config writes it → as ServerConfig holds it. */
+const SECRET_PLACES: Record<string, (rest: readonly (string | number)[]) => string | undefined> = {
+  env: (rest) => (rest.length === 1 ? `env.${rest[0]}` : undefined),
+  args: (rest) => (rest.length === 1 ? `args.${rest[0]}` : undefined),
+  headers: (rest) => (rest.length === 1 ? `remote.headers.${rest[0]}` : undefined),
+  url: (rest) => (rest.length === 0 ? 'remote.url' : undefined),
+};
+
+/**
+ * The fields of one server that hold start-time text (a `${file:…}` or `${keyring:…}` secret), as paths into its
+ * ServerConfig (`env.TOKEN`, `args.2`, `remote.headers.Authorization`); one anywhere else is a located problem.
+ */
+function secretFields(
+  deferred: readonly (string | number)[][],
+  server: readonly string[],
+  sink: ProblemSink,
+): string[] {
+  const out: string[] = [];
+  for (const at of deferred) {
+    if (at.length < 3 || at[0] !== server[0] || at[1] !== server[1]) continue;
+    const [key, ...rest] = at.slice(2);
+    const field = SECRET_PLACES[String(key)]?.(rest);
+    if (field !== undefined) out.push(field);
+    else
+      sink.at(
+        at,
+        'a ${file:…} or ${keyring:…} secret is read only in env, args, headers and url (write the value, or use ${VAR})',
+        'SECRET_PLACE',
+      );
+  }
+  return out;
 }
 
 /** A url server's headers before interpolation (what the trust store and approval requests show). */

@@ -81,6 +81,12 @@ export interface ServerConfig {
   allow?: ServerRequestKind[];
   /** Present for a `url:` server: it is connected to, not spawned (`command`, `args`, `cwd`, `env` are unused). */
   remote?: RemoteEndpoint;
+  /**
+   * The fields that hold a `${file:…}` or `${keyring:…}` secret, kept as start-time text and read only when the
+   * server starts (`env.TOKEN`, `args.2`, `remote.headers.Authorization`, `remote.url`); the config never holds
+   * the value.
+   */
+  secretFields?: string[];
   /** Present for a server run in a container (`command` may then be empty: the image's entrypoint runs). */
   container?: ContainerSettings;
   /** `false`: its tools, prompts and resources are exposed under their own names; absent means namespaced. */

@@ -7,7 +7,8 @@ export interface SpawnError {
   /**
    * `ENOENT` (no such command), `EACCES` (found but not executable), `CWD_MISSING` (the working directory is not
    * there or not a directory), `CONTAINMENT` (its cgroup or namespace could not be set up), for a container
-   * `ENGINE_UNREACHABLE`, `ENGINE_TIMEOUT`, `IMAGE_MISSING`, `PULL_FAILED` or `ENGINE_ERROR`, or the errno code of a
+   * `ENGINE_UNREACHABLE`, `ENGINE_TIMEOUT`, `IMAGE_MISSING`, `PULL_FAILED` or `ENGINE_ERROR`, `SECRET_UNAVAILABLE`
+   * (a `${file:…}` or `${keyring:…}` it names could not be read; `detail` names the reference), or the errno code of a
    * spawn that failed anyway (`EAGAIN`, `ENOMEM`, …).
    */
   code: string;
@@ -87,6 +88,8 @@ export function describeSpawnError(e: SpawnError): string {
       return `command ${JSON.stringify(e.command)} found at ${e.file ?? e.command} but it is not executable (EACCES)`;
     case 'CWD_MISSING':
       return `cwd ${e.cwd} cannot be used: ${e.detail === 'ENOENT' ? 'it does not exist' : e.detail}`;
+    case 'SECRET_UNAVAILABLE':
+      return `secret unavailable: ${e.detail ?? 'unknown'}`;
     case 'CONTAINMENT':
       return `could not contain ${JSON.stringify(e.command)}: ${e.detail ?? 'unknown error'}`;
     default:

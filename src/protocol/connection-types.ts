@@ -17,6 +17,8 @@ export interface ConnectionOptions {
   env: Record<string, string>;
   /** A server reached over Streamable HTTP instead: `command`, `args`, `cwd` and `env` are then unused. */
   remote?: { url: string; headers: Record<string, string> } | undefined;
+  /** Stars out this start's secret values in what the server writes to stderr (lines and an exit's tail). */
+  mask?: ((text: string) => string) | undefined;
   /** A server run in a container: `command` (when not empty) and `args` are its launch inside, `cwd` is unused. */
   container?: ContainerSettings | undefined;
   roots?: readonly string[] | undefined;

@@ -81,14 +81,32 @@ export class McpConnection {
       onPause: () => link.pause(),
       onResume: () => link.resume(),
     });
-    const lines = new StderrLines((line) => this.emit({ type: 'stderr', line }));
+    const mask = opts.mask;
+    const lines = new StderrLines((line) => this.emit({ type: 'stderr', line: mask ? mask(line) : line }));
     link.read({
       data: (chunk) => this.decoder.push(chunk),
       end: () => this.decoder.end(),
       stderr: (chunk) => lines.push(chunk),
       stderrEnd: () => lines.end(),
     });
-    void link.exited.then((exit) => this.onExit(exit));
+    void link.exited.then((exit) =>
+      this.onExit(opts.mask ? { ...exit, stderrTail: opts.mask(exit.stderrTail) } : exit),
+    );
+  }
+
+  /** A log message with this start's secret values starred out, as its stderr is; other events as they came. */
+  private masked(event: ConnectionEvent): ConnectionEvent {
+    const mask = this.opts.mask;
+    if (!mask || event.type !== 'log') return event;
+    const text = JSON.stringify(event.params);
+    const starred = mask(text);
+    return starred === text ? event : { type: 'log', params: JSON.parse(starred) as Record<string, unknown> };
+  }
+
+  /** Resolves once the process has exited or the session ended; its stderr tail masked as its lines are. */
+  get exited(): Promise<ExitInfo> {
+    const mask = this.opts.mask;
+    return mask ? this.link.exited.then((e) => ({ ...e, stderrTail: mask(e.stderrTail) })) : this.link.exited;
   }
 
   /** What this connection's deadlines run on: a bound over many of its requests (a listing) runs on it too. */
@@ -144,11 +162,6 @@ export class McpConnection {
   /** The exit, once the process is gone. */
   get exit(): ExitInfo | undefined {
     return this.exitInfo;
-  }
-
-  /** Resolves once the process has exited or the session ended (on its own or by `close`). */
-  get exited(): Promise<ExitInfo> {
-    return this.link.exited;
   }
 
   /**
@@ -299,7 +312,7 @@ export class McpConnection {
     const route = routeNotification(m.method, m.params, this.handshakeDone);
     if (route?.kind === 'cancelled') this.serverRequests.cancel(route.requestId);
     else if (route?.kind === 'progress') this.pending.progress(route.params);
-    else if (route?.kind === 'event') this.emit(route.event);
+    else if (route?.kind === 'event') this.emit(this.masked(route.event));
   }
 
   private answered(method: string | undefined): void {

@@ -15,7 +15,13 @@ export type SecretReference =
 export interface SecretFailure {
   /** `SECRET_UNAVAILABLE` for every reason; `reason` says which. */
   code: 'SECRET_UNAVAILABLE';
-  reason: 'not_set' | 'file_missing' | 'file_unreadable' | 'keyring_missing' | 'keyring_unreachable' | 'malformed';
+  reason:
+    | 'not_set'
+    | 'file_missing'
+    | 'file_unreadable'
+    | 'keyring_missing'
+    | 'keyring_unreachable'
+    | 'malformed';
   ref: string;
   /** For people: what was looked at and what was found, never a value. */
   detail: string;

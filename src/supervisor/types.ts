@@ -78,6 +78,8 @@ export type NoticeCode =
   | 'NOT_PROVABLY_OURS'
   // A server with `namespace: false` offers a name another server holds: left out (see name-claims.ts).
   | 'NAME_COLLISION'
+  // A secret read for a start came from a file that others than its owner may read.
+  | 'SECRET_SHARED'
   // A health check (ping, or server/discover) got no answer within health.timeout.
   | 'HEALTH_FAILED'
   // The handshake of a server still running failed (a refused initialize, a broken answer): what it said.

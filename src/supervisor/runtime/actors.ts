@@ -40,6 +40,8 @@ export interface RuntimeDeps {
   onListingCut(serverId: string, cut: ListingCut, when: 'handshake' | 'relist'): void;
   /** A listing left tools out whose definitions nest too deep to hash, check or pass on (their names). */
   onToolsRefused(serverId: string, names: readonly string[]): void;
+  /** A secret read for a start came from a file others may read too (it is still used). */
+  onSecretWarning(serverId: string, message: string): void;
   /** The handshake of a server still running failed at `step`: why, for people (the exit keeps only a code). */
   onHandshakeFailed(serverId: string, step: 'initialize' | 'tools/list', error: unknown): void;
   /** What each server is told the client can do, and who answers its requests. */

@@ -59,6 +59,8 @@ export function runtimeDeps(base: RuntimeBase, options: SupervisorOptions): Runt
       emit({ type: 'notice', server: id, ...listingNotice(cut, when), at: now() }),
     onToolsRefused: (id: string, names: readonly string[]) =>
       emit({ type: 'notice', server: id, ...refusedToolsNotice(names), at: now() }),
+    onSecretWarning: (id: string, message: string) =>
+      emit({ type: 'notice', server: id, code: 'SECRET_SHARED', message, at: now() }),
     onHandshakeFailed: (id: string, step: string, error: unknown) =>
       emit({ type: 'notice', server: id, ...handshakeNotice(step, error), at: now() }),
     onHealthFail: (id: string, ms: number) =>

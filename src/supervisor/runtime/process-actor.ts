@@ -9,6 +9,7 @@ import { listTools } from '../../protocol/tool-listing.js';
 import { listingBounds, type RuntimeDeps, unrefTimers } from './actors.js';
 import { containerOf, pinImage } from './container-launch.js';
 import { eraKey } from './era-key.js';
+import { readSecrets } from './secret-launch.js';
 
 type ProcessCommand = { type: 'STOP'; reason: string; immediate: boolean };
 
@@ -48,8 +49,8 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
         sendBack({ type: 'PROC.EXIT', generation, exit: pinned.exit, at: deps.now(), draw: deps.random() });
         return;
       }
-      const server = pinned.server;
-      const verdict = await deps.gate(server, () => {
+      const gated = pinned.server;
+      const verdict = await deps.gate(gated, () => {
         if (!ended) sendBack({ type: 'PROC.ASKING', generation });
       });
       if (ended) return;
@@ -58,6 +59,15 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
         return;
       }
       if (pendingStop) return;
+      // After the gate, which fingerprints the references: the values are read now, for this start only.
+      const secrets = await readSecrets(gated);
+      if (ended || pendingStop) return;
+      if (!secrets.ok) {
+        sendBack({ type: 'PROC.EXIT', generation, exit: secrets.exit, at: deps.now(), draw: deps.random() });
+        return;
+      }
+      for (const warning of secrets.warnings) deps.onSecretWarning(gated.id, warning);
+      const server = secrets.server;
       const c = new McpConnection({
         serverId: server.id,
         command: server.command,
@@ -67,6 +77,7 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
         remote: server.remote,
         container: server.container,
         roots: Array.isArray(server.roots) ? server.roots : undefined,
+        mask: secrets.mask,
         capabilities: deps.clientSide?.capabilities(server),
         forward: deps.clientSide?.forwarder(server),
         startupMs: server.timeouts.startupMs,
