@@ -13,6 +13,7 @@ import { assertConfigPath } from './config-file.js';
 import { containerFindings, containerLine } from './container-check.js';
 import { formatDuration } from './durations.js';
 import { usageError } from './errors.js';
+import { secretFindings } from './secret-check.js';
 
 /** Flags of `check`. */
 export interface CheckFlags {
@@ -42,7 +43,8 @@ export async function checkCommand(
   const reading = readConfig(text, { source: configPath, baseDir: dirname(resolve(configPath)) });
   const containment = reading.config ? containmentHere(reading.config, reading) : undefined;
   const engines = await containerFindings(reading);
-  const found = [...reading.problems, ...launchProblems(reading), ...engines.problems];
+  const secrets = await secretFindings(reading, text, dirname(resolve(configPath)));
+  const found = [...reading.problems, ...launchProblems(reading), ...engines.problems, ...secrets];
   if (containment !== undefined && typeof containment !== 'string') found.push(containment);
   const problems = sortProblems(found, configPath);
   const config = reading.config;

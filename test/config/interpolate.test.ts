@@ -25,7 +25,7 @@ describe('interpolateString', () => {
     ['end$', 'end$'],
     ['${TOKEN}${MODE}', 'abcprod'],
   ])('%j → %j', (input, output) => {
-    expect(interpolateString(input, env)).toEqual({ value: output, issues: [] });
+    expect(interpolateString(input, env)).toEqual({ value: output, issues: [], deferred: false });
   });
 
   it('reports an unset variable by name, with the reference to locate it', () => {
@@ -37,6 +37,7 @@ describe('interpolateString', () => {
           message: 'environment variable NOPE is not set (write ${NOPE:-value} to give a default)',
         },
       ],
+      deferred: false,
     });
   });
 
@@ -70,6 +71,7 @@ describe('interpolateTree', () => {
     expect(r).toEqual({
       value: { '${TOKEN}': 'abc', list: ['prod', 3, true, null], n: { m: '$' } },
       issues: [],
+      deferred: [],
     });
   });
 
@@ -107,5 +109,39 @@ describe('interpolateTree', () => {
     const r = interpolateTree({ a: shared, b: shared }, env, []);
     expect(r.value).toEqual({ a: { v: 'abc' }, b: { v: 'abc' } });
     expect(shared.v).toBe('${TOKEN}');
+  });
+});
+
+describe('secrets read at start', () => {
+  it('keeps ${file:…} and ${keyring:…} as written (a relative path made absolute), doubling every other $', () => {
+    const env = { TOKEN: 'a$b' };
+    expect(interpolateString('Bearer ${file:tok.txt}', env, '/etc/app')).toEqual({
+      value: 'Bearer ${file:/etc/app/tok.txt}',
+      issues: [],
+      deferred: true,
+    });
+    expect(interpolateString('$$${TOKEN}:${keyring:svc/me}', env, '/x')).toEqual({
+      value: '$$a$$b:${keyring:svc/me}',
+      issues: [],
+      deferred: true,
+    });
+    // An escaped reference is text, not a secret: nothing is read for it at start.
+    expect(interpolateString('$${file:tok.txt}', env, '/x')).toEqual({
+      value: '${file:tok.txt}',
+      issues: [],
+      deferred: false,
+    });
+  });
+
+  it('reports a malformed one', () => {
+    expect(interpolateString('${keyring:svc}', {}, '/x').issues).toEqual([
+      {
+        ref: '${keyring:svc}',
+        message: '${keyring:svc}: expected ${keyring:SERVICE/ACCOUNT}, both parts non-empty',
+      },
+    ]);
+    expect(interpolateString('${file:}', {}, '/x').issues[0]?.message).toBe(
+      '${file:}: expected ${file:PATH}',
+    );
   });
 });
