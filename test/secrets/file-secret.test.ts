@@ -2,7 +2,7 @@ import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/parse-config.js';
-import { eventually, fleets } from '../supervisor/fleet.js';
+import { eventually, fleets, transitions } from '../supervisor/fleet.js';
 import { FIXTURE, tempDir } from '../supervisor/helpers.js';
 
 const f = fleets();
@@ -56,6 +56,27 @@ describe('a ${file:…} secret', () => {
     for (const file of readdirSync(state)) expect(leaks(readFileSync(join(state, file), 'utf8'))).toBe(false);
     const store = readdirSync(t.dir).filter((n) => n.startsWith('trust'));
     for (const file of store) expect(leaks(readFileSync(join(t.dir, file), 'utf8'))).toBe(false);
+  });
+
+  it('rotated, is read at the next start without asking again: the fingerprint covers the reference', async () => {
+    const t = tempDir();
+    dirs.push(t);
+    writeFileSync(join(t.dir, 'token.txt'), 'first-value', { mode: 0o600 });
+    let asked = 0;
+    const { sup, events } = f.create(await loadConfig(fleetFile(t.dir, '${file:token.txt}')), {
+      approve: () => {
+        asked++;
+        return true;
+      },
+    });
+    await sup.start();
+    expect(JSON.parse(await sup.callTool('fx.env'))['API_TOKEN']).toBe('Bearer first-value');
+    writeFileSync(join(t.dir, 'token.txt'), 'second-value', { mode: 0o600 });
+    sup.restart('fx');
+    const readies = () => transitions(events, 'fx').filter((t) => t === 'handshaking>ready').length;
+    await eventually(() => readies() === 2, 10_000, 'the restart');
+    expect(JSON.parse(await sup.callTool('fx.env'))['API_TOKEN']).toBe('Bearer second-value');
+    expect(asked).toBe(1);
   });
 
   it('that cannot be read fails only its server, SECRET_UNAVAILABLE naming the reference', async () => {
