@@ -22,6 +22,7 @@ import { Reloader } from './reload/reloader.js';
 import type { FleetResources } from './resources/resources.js';
 import { ClientSide } from './runtime/client-side.js';
 import { Connections } from './runtime/connections.js';
+import { SecretDigests } from './runtime/secret-digests.js';
 import { runtimeDeps } from './runtime/deps.js';
 import { withProtocolVersion } from './runtime/identity.js';
 import { ListHints } from './runtime/list-hints.js';
@@ -88,6 +89,7 @@ export function buildFleetParts(
   const pool = new FramePool();
   const connections = new Connections();
   const listHints = new ListHints();
+  const secretDigests = new SecretDigests();
   const now = () => options.clock?.now?.() ?? Date.now();
   const callRecords = new CallRecords(
     now,
@@ -117,7 +119,7 @@ export function buildFleetParts(
     resources.onConnectionEvent(id, event);
     tasks.onConnection(id, event);
   };
-  const base = { pool, hostEnv, trust, containment, owner, connections, now, clientSide, listHints };
+  const base = { pool, hostEnv, trust, containment, owner, connections, now, clientSide, listHints, secretDigests };
   const actor = createFleetActor(config, options, runtimeDeps({ ...base, onConnection, emit }, options));
   const tools = new FleetTools(config, (e) => emit({ ...e, at: now() }), options.logger);
   const { prompts, tasks, resources } = buildBesideTools(config, options, {
@@ -164,6 +166,7 @@ export function buildFleetParts(
       started: host.started,
       stopped: host.stopped,
       stdinGraceMs: options.stdinGraceMs,
+      secretDigests,
     }),
   );
   // Spans for each server's runs, when the host registered an OpenTelemetry SDK (a no-op otherwise).

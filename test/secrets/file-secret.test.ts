@@ -79,6 +79,38 @@ describe('a ${file:…} secret', () => {
     expect(asked).toBe(1);
   });
 
+  it('rotated, restarts its server at a reload, and only it: the rest of the config did not change', async () => {
+    const t = tempDir();
+    dirs.push(t);
+    writeFileSync(join(t.dir, 'token.txt'), 'first-value', { mode: 0o600 });
+    const file = fleetFile(t.dir, '${file:token.txt}');
+    writeFileSync(
+      file,
+      `${readFileSync(file, 'utf8')}  plain:\n    command: ${process.execPath}\n    args: [${FIXTURE}]\n`,
+    );
+    const { sup } = f.create(await loadConfig(file));
+    await sup.start();
+    const same = await sup.reload(await loadConfig(file));
+    expect(same).toMatchObject({
+      ok: true,
+      servers: [
+        { id: 'fx', action: 'unchanged' },
+        { id: 'plain', action: 'unchanged' },
+      ],
+    });
+    writeFileSync(join(t.dir, 'token.txt'), 'second-value', { mode: 0o600 });
+    const rotated = await sup.reload(await loadConfig(file));
+    expect(rotated).toMatchObject({
+      ok: true,
+      servers: [
+        { id: 'fx', action: 'restarted' },
+        { id: 'plain', action: 'unchanged' },
+      ],
+    });
+    expect(JSON.parse(await sup.callTool('fx.env'))['API_TOKEN']).toBe('Bearer second-value');
+    expect(JSON.stringify(rotated)).not.toContain('second-value');
+  });
+
   it('that cannot be read fails only its server, SECRET_UNAVAILABLE naming the reference', async () => {
     const t = tempDir();
     dirs.push(t);

@@ -4,6 +4,8 @@ import type { SupervisorMachineEvent } from '../../machines/supervisor.machine.j
 import type { FleetTools } from '../calls/tool-table.js';
 import type { PromptCatalog } from '../prompts/catalog.js';
 import type { FleetResources } from '../resources/resources.js';
+import type { SecretDigests } from '../runtime/secret-digests.js';
+import { readSecrets } from '../runtime/secret-launch.js';
 import type { ServerWatch } from '../runtime/watch.js';
 import { DOWN } from '../server-state.js';
 import type { FleetTasks } from '../tasks/tasks.js';
@@ -28,6 +30,7 @@ export interface ReloadParts {
   started(): boolean;
   stopped(): boolean;
   stdinGraceMs: number | undefined;
+  secretDigests: SecretDigests;
 }
 
 /** The moves of a reload on a running facade, each one a machine event or a list brought up to date. */
@@ -45,6 +48,12 @@ export function reloadHost(p: ReloadParts): ReloadHost {
       await p.watch.until(server.id, (s) => DOWN.has(s) || s === 'backoff', bound, undefined, true);
     },
     release: (id) => p.watch.release(id),
+    async secretsRotated(server) {
+      if (!server.secretFields?.length) return false;
+      const read = await readSecrets(server);
+      // One that cannot be read now is a change too: the restart says why it cannot start.
+      return !read.ok || p.secretDigests.differ(server.id, read.values);
+    },
     remove(id, replaced) {
       p.tell({ type: 'REMOVE_CHILD', id });
       // A replaced server keeps its row and its waiters (calls wait for it to come back); a removed one's end.

@@ -38,6 +38,8 @@ export interface ReloadHost {
    * one's waiting calls wait for its replacement.
    */
   stopServer(server: ServerConfig, replaced: boolean): Promise<void>;
+  /** True when a server's secrets read now differ from those it started with (a rotated token). */
+  secretsRotated(server: ServerConfig): Promise<boolean>;
   /** Ends the hold `stopServer` put on a replaced server's waiters (the replacement will not come). */
   release(id: string): void;
   /** Takes the server's actor out of the supervisor (and the facade stops following it). */
@@ -78,7 +80,7 @@ export class Reloader {
       return { ok: false, code: 'INVALID_CONFIG', message: err.message, problems: err.problems };
     }
     const before = host.current();
-    const diff = diffConfigs(before, next);
+    const diff = await withRotatedSecrets(diffConfigs(before, next), next, host);
     const change = new Map(diff.servers.map((s) => [s.id, s.change]));
     const old = new Map(before.servers.map((s) => [s.id, s]));
     // Removed and changed servers stop first, together: what replaces them must not overlap what they hold.
@@ -122,4 +124,20 @@ function actionOf(
   if (server.disabled) return change === 'changed' ? 'stopped' : 'disabled';
   if (state === 'untrusted') return 'untrusted';
   return change === 'changed' ? 'restarted' : 'started';
+}
+
+/** The diff with each unchanged server whose secrets changed since its start counted as changed: it restarts. */
+async function withRotatedSecrets(
+  diff: ConfigDiff,
+  next: SupervisorConfig,
+  host: Pick<ReloadHost, 'secretsRotated'>,
+): Promise<ConfigDiff> {
+  const byId = new Map(next.servers.map((s) => [s.id, s]));
+  const rotated = new Set<string>();
+  for (const s of diff.servers) {
+    const server = byId.get(s.id);
+    if (s.change === 'unchanged' && server && (await host.secretsRotated(server))) rotated.add(s.id);
+  }
+  if (rotated.size === 0) return diff;
+  return { ...diff, servers: diff.servers.map((s) => (rotated.has(s.id) ? { ...s, change: 'changed' } : s)) };
 }

@@ -17,6 +17,7 @@ import type { SupervisorClock } from '../clock.js';
 import type { ClientSide } from './client-side.js';
 import type { Connections } from './connections.js';
 import { eraKey } from './era-key.js';
+import type { SecretDigests } from './secret-digests.js';
 import type { ListHints } from './list-hints.js';
 
 export type { GateVerdict };
@@ -52,6 +53,8 @@ export interface RuntimeDeps {
   owner?: string | undefined;
   /** Each listing's cache hint: a ttl that runs out re-lists the server (MCP 2026-07-28 `ttlMs`). */
   listHints?: ListHints | undefined;
+  /** What each server's secrets were at its start (a digest), for a reload to compare. */
+  secretDigests?: SecretDigests | undefined;
   /** The host's clock, when it gave one: the ttl re-list runs on it. */
   clock?: SupervisorClock | undefined;
   /** The same clock for the requests' deadlines on each connection, when the host gave one. */

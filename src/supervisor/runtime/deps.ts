@@ -12,6 +12,7 @@ import type { RuntimeDeps } from './actors.js';
 import type { ClientSide } from './client-side.js';
 import type { Connections } from './connections.js';
 import type { ListHints } from './list-hints.js';
+import type { SecretDigests } from './secret-digests.js';
 import { handshakeNotice, listingNotice, refusedToolsNotice, talkNotice } from './talk-notices.js';
 
 /** What the runtime actors' IO is given to run on, as the supervisor built it. */
@@ -25,6 +26,7 @@ export interface RuntimeBase {
   now: () => number;
   clientSide: ClientSide;
   listHints: ListHints;
+  secretDigests: SecretDigests;
   /** Each connection's events for the parts that follow them (prompts, resources, tasks). */
   onConnection: (id: string, event: ConnectionEvent) => void;
   emit: (event: SupervisorEvent) => void;
@@ -53,6 +55,7 @@ export function runtimeDeps(base: RuntimeBase, options: SupervisorOptions): Runt
       if (notice) emit({ type: 'notice', server: id, ...notice, at: now() });
     },
     listHints: base.listHints,
+    secretDigests: base.secretDigests,
     clock: options.clock,
     callClock: options.clock ? callClockOf(options.clock) : undefined,
     onListingCut: (id: string, cut: ListingCut, when: 'handshake' | 'relist') =>

@@ -67,6 +67,7 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
         return;
       }
       for (const warning of secrets.warnings) deps.onSecretWarning(gated.id, warning);
+      deps.secretDigests?.started(gated.id, secrets.values);
       const server = secrets.server;
       const c = new McpConnection({
         serverId: server.id,

@@ -14,11 +14,18 @@ import { resolveText } from '../../secrets/resolve.js';
 export async function readSecrets(
   server: ServerConfig,
 ): Promise<
-  | { ok: true; server: ServerConfig; warnings: string[]; mask?: ((text: string) => string) | undefined }
+  | {
+      ok: true;
+      server: ServerConfig;
+      warnings: string[];
+      /** The values read, in field order: what a reload compares (never kept but as a digest). */
+      values: string[];
+      mask?: ((text: string) => string) | undefined;
+    }
   | { ok: false; exit: ExitInfo }
 > {
   const fields = server.secretFields;
-  if (!fields || fields.length === 0) return { ok: true, server, warnings: [] };
+  if (!fields || fields.length === 0) return { ok: true, server, warnings: [], values: [] };
   const launch = structuredClone(server);
   const warnings: string[] = [];
   const values: string[] = [];
@@ -32,7 +39,7 @@ export async function readSecrets(
     values.push(...got.secrets);
     setAt(launch, path, got.value);
   }
-  return { ok: true, server: launch, warnings, mask: secretMask(values) };
+  return { ok: true, server: launch, warnings, values, mask: secretMask(values) };
 }
 
 function secretExit(server: ServerConfig, failure: SecretFailure): ExitInfo {
