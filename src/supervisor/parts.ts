@@ -22,11 +22,11 @@ import { Reloader } from './reload/reloader.js';
 import type { FleetResources } from './resources/resources.js';
 import { ClientSide } from './runtime/client-side.js';
 import { Connections } from './runtime/connections.js';
-import { SecretDigests } from './runtime/secret-digests.js';
 import { runtimeDeps } from './runtime/deps.js';
 import { withProtocolVersion } from './runtime/identity.js';
 import { ListHints } from './runtime/list-hints.js';
 import { createFleetActor } from './runtime/root-actor.js';
+import { SecretDigests } from './runtime/secret-digests.js';
 import { ServerWatch } from './runtime/watch.js';
 import { DOWN } from './server-state.js';
 import { holdTaskQuestions, type TaskInputs } from './tasks/inputs.js';
@@ -119,7 +119,18 @@ export function buildFleetParts(
     resources.onConnectionEvent(id, event);
     tasks.onConnection(id, event);
   };
-  const base = { pool, hostEnv, trust, containment, owner, connections, now, clientSide, listHints, secretDigests };
+  const base = {
+    pool,
+    hostEnv,
+    trust,
+    containment,
+    owner,
+    connections,
+    now,
+    clientSide,
+    listHints,
+    secretDigests,
+  };
   const actor = createFleetActor(config, options, runtimeDeps({ ...base, onConnection, emit }, options));
   const tools = new FleetTools(config, (e) => emit({ ...e, at: now() }), options.logger);
   const { prompts, tasks, resources } = buildBesideTools(config, options, {

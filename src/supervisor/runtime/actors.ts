@@ -17,8 +17,8 @@ import type { SupervisorClock } from '../clock.js';
 import type { ClientSide } from './client-side.js';
 import type { Connections } from './connections.js';
 import { eraKey } from './era-key.js';
-import type { SecretDigests } from './secret-digests.js';
 import type { ListHints } from './list-hints.js';
+import type { SecretDigests } from './secret-digests.js';
 
 export type { GateVerdict };
 

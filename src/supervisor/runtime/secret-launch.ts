@@ -11,9 +11,7 @@ import { resolveText } from '../../secrets/resolve.js';
  * copy goes to the spawn and nowhere else. A secret that cannot be read is the start's failure, naming the
  * reference, never a value.
  */
-export async function readSecrets(
-  server: ServerConfig,
-): Promise<
+export async function readSecrets(server: ServerConfig): Promise<
   | {
       ok: true;
       server: ServerConfig;
