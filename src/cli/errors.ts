@@ -17,6 +17,7 @@ export type CliErrorCode =
   | 'containment_unavailable'
   | 'state_dir_unsafe'
   | 'no_tokens'
+  | 'secret_unavailable'
   | 'listen_failed'
   | 'not_running'
   | 'several_running'

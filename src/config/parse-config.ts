@@ -132,7 +132,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
   // `serve.auth` is read by `serve --http` alone: an unset `${GATEWAY_TOKEN}` there is that command's problem,
   // so the same file still serves a stdio client, runs and checks.
   const authSink = new ProblemSink(doc, text, source, rootSchema);
-  const serveValue = interpolateTree(top['serve'], env, ['serve']);
+  const serveValue = interpolateTree(top['serve'], env, ['serve'], baseDir);
   for (const issue of serveValue.issues)
     (issue.path[1] === 'auth' ? authSink : sink).atRef(issue.path, issue.ref, issue.message);
   if (authSink.size > 0 && isRecord(serveValue.value)) delete serveValue.value['auth'];
@@ -186,7 +186,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
       containment: supervisor.containment,
       logs: supervisor.logs,
     },
-    ...serveSection(serve, baseDir, authSink.sorted()),
+    ...serveSection(serve, baseDir, authSink.sorted(), secretTokenPlaces(serveValue.deferred, sink)),
     servers,
   };
   return { config, serverPaths, problems: sink.sorted(), locate: doc.locate };
@@ -196,6 +196,7 @@ function serveSection(
   serve: ParsedServe,
   baseDir: string,
   authProblems: LocatedProblem[],
+  secretTokens: ReadonlySet<number>,
 ): Pick<SupervisorConfig, 'serve'> {
   const out: NonNullable<SupervisorConfig['serve']> = {};
   if (authProblems.length > 0) out.authProblems = authProblems;
@@ -203,12 +204,30 @@ function serveSection(
   if (serve.maxSessions !== undefined) out.maxSessions = serve.maxSessions;
   if (serve.maxSessionsPerToken !== undefined) out.maxSessionsPerToken = serve.maxSessionsPerToken;
   if (serve.auth) {
-    out.auth = { tokens: serve.auth.tokens };
+    out.auth = {
+      tokens: serve.auth.tokens.map((t, i) => (secretTokens.has(i) ? { ...t, secret: true } : t)),
+    };
     if (serve.auth.tokensFile !== undefined) out.auth.tokensFile = resolve(baseDir, serve.auth.tokensFile);
   }
   if (serve.allowedHosts) out.allowedHosts = serve.allowedHosts;
   if (serve.allowedOrigins) out.allowedOrigins = serve.allowedOrigins;
   return Object.keys(out).length > 0 ? { serve: out } : {};
+}
+
+/** Which `serve.auth.tokens` hold a secret read when `serve --http` starts; one elsewhere in `serve` is a problem. */
+function secretTokenPlaces(deferred: readonly (string | number)[][], sink: ProblemSink): Set<number> {
+  const out = new Set<number>();
+  for (const at of deferred) {
+    if (at.length === 5 && at[1] === 'auth' && at[2] === 'tokens' && at[4] === 'token')
+      out.add(at[3] as number);
+    else
+      sink.at(
+        at,
+        'a ${file:…} or ${keyring:…} secret is read in serve only as a token of serve.auth.tokens',
+        'SECRET_PLACE',
+      );
+  }
+  return out;
 }
 
 /** Where a server may name a secret read at its start, as the config writes it → as ServerConfig holds it. */

@@ -97,8 +97,11 @@ export interface ServerConfig {
 
 /** A bearer token `serve --http` accepts and the scopes its caller gets. */
 export interface ServeToken {
+  /** The token, or (with `secret`) start-time text naming where it is kept. */
   token: string;
   scopes: string[];
+  /** `token` names a `${file:…}` or `${keyring:…}` secret, read when `serve --http` starts. */
+  secret?: true;
 }
 
 /** A server→client request a server may be allowed (`allow:`). */

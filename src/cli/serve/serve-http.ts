@@ -32,7 +32,8 @@ export async function serveHttpCommand(
   const config = await readConfigFile(configPath);
   if (config.serve?.authProblems) throw new ConfigError(config.serve.authProblems);
   checkServerIds(config, flags.trust, '--trust');
-  const tokens = await loadTokens(config);
+  const fromConfig = await configTokens(config);
+  const tokens = await loadTokens(config, fromConfig);
   if (!tokens && !isLoopback(address.host))
     throw usageError(
       `refusing to serve on ${address.host}, which is not a loopback address, without serve.auth: ` +
@@ -66,7 +67,7 @@ export async function serveHttpCommand(
   const live =
     tokens && tokensFile !== undefined
       ? new LiveTokens({
-          fromConfig: configTokens(config),
+          fromConfig,
           file: tokensFile,
           initial: tokens,
           log: reporter,

@@ -4,6 +4,8 @@ import { ConfigError } from '../../config/config-error.js';
 import type { SupervisorConfig } from '../../config/types.js';
 import type { TokenEntry } from '../../gateway/http/auth.js';
 import type { LocatedProblem } from '../../registry/located-yaml.js';
+import { readSecret } from '../../secrets/read.js';
+import { resolveText } from '../../secrets/resolve.js';
 import { CliError } from '../errors.js';
 
 /** As `serve.auth.tokens` requires of a token. */
@@ -14,23 +16,36 @@ const MIN_TOKEN_LENGTH = 16;
  * one `TOKEN [SCOPE …]` per line (spaces or tabs between); blank lines and lines starting with `#` are skipped.
  * Undefined when the config has no `serve.auth`. Problems throw, each located at its file and line.
  */
-export async function loadTokens(config: SupervisorConfig): Promise<TokenEntry[] | undefined> {
+export async function loadTokens(
+  config: SupervisorConfig,
+  fromConfig: readonly TokenEntry[],
+): Promise<TokenEntry[] | undefined> {
   const auth = config.serve?.auth;
   if (!auth) return undefined;
-  const entries = configTokens(config);
+  const entries = [...fromConfig];
   if (auth.tokensFile !== undefined) entries.push(...(await readTokenFile(auth.tokensFile, entries)));
   if (entries.length === 0)
     throw new CliError('no_tokens', `${config.source}: serve.auth lists no token, so nobody could connect`);
   return entries;
 }
 
-/** The tokens written in the config itself (`serve.auth.tokens`), each named by its place. */
-export function configTokens(config: SupervisorConfig): TokenEntry[] {
-  return (config.serve?.auth?.tokens ?? []).map((t, i) => ({
-    token: t.token,
-    scopes: t.scopes,
-    id: `serve.auth.tokens[${i}]`,
-  }));
+/**
+ * The tokens of the config itself (`serve.auth.tokens`), each named by its place; one kept in a file or the
+ * keyring is read now, and one that cannot be read stops `serve --http`, naming the reference (never a value).
+ */
+export async function configTokens(config: SupervisorConfig): Promise<TokenEntry[]> {
+  const out: TokenEntry[] = [];
+  for (const [i, t] of (config.serve?.auth?.tokens ?? []).entries()) {
+    const id = `serve.auth.tokens[${i}]`;
+    if (!t.secret) {
+      out.push({ token: t.token, scopes: t.scopes, id });
+      continue;
+    }
+    const read = await resolveText(t.token, readSecret);
+    if (!read.ok) throw new CliError('secret_unavailable', `${config.source}: ${id}: ${read.failure.detail}`);
+    out.push({ token: read.value, scopes: t.scopes, id });
+  }
+  return out;
 }
 
 /** The entries of one token file; `before` are the tokens already known (a token written twice is a mistake). */

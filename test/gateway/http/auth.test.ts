@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTokens, readTokenFile } from '../../../src/cli/serve/tokens.js';
+import { configTokens, loadTokens, readTokenFile } from '../../../src/cli/serve/tokens.js';
 import { parseConfig } from '../../../src/config/parse-config.js';
 import { authenticate, tokenVerifier } from '../../../src/gateway/http/auth.js';
 
@@ -51,7 +51,7 @@ describe('serve.auth tokens', () => {
       `serve:\n  auth:\n    tokens: [{ token: "${A}", scopes: [x] }]\n    tokensFile: more.txt\nservers: { x: { command: node } }\n`,
       { source: join(dir, 'fleet.yaml'), env: {}, baseDir: dir },
     );
-    expect(await loadTokens(config)).toEqual([
+    expect(await loadTokens(config, await configTokens(config))).toEqual([
       { token: A, scopes: ['x'], id: 'serve.auth.tokens[0]' },
       { token: B, scopes: ['mcp.read'], id: 'more.txt:1' },
     ]);
@@ -59,9 +59,27 @@ describe('serve.auth tokens', () => {
       source: join(dir, 'f.yaml'),
       env: {},
     });
-    await expect(loadTokens(none)).rejects.toThrow('serve.auth lists no token');
+    await expect(loadTokens(none, [])).rejects.toThrow('serve.auth lists no token');
     const off = parseConfig('servers: { x: { command: node } }\n', { source: join(dir, 'g.yaml'), env: {} });
-    expect(await loadTokens(off)).toBeUndefined();
+    expect(await loadTokens(off, [])).toBeUndefined();
+  });
+
+  it('a token kept in a file is read when serve starts; the config holds only the reference', async () => {
+    file('token.txt', `${A}\n`);
+    const config = parseConfig(
+      'serve:\n  auth:\n    tokens: [{ token: "${file:token.txt}", scopes: [x] }]\nservers: { x: { command: node } }\n',
+      { source: join(dir, 'fleet.yaml'), env: {}, baseDir: dir },
+    );
+    expect(JSON.stringify(config)).not.toContain(A);
+    expect(await configTokens(config)).toEqual([{ token: A, scopes: ['x'], id: 'serve.auth.tokens[0]' }]);
+    const missing = parseConfig(
+      'serve:\n  auth:\n    tokens: [{ token: "${file:gone.txt}" }]\nservers: { x: { command: node } }\n',
+      { source: join(dir, 'fleet.yaml'), env: {}, baseDir: dir },
+    );
+    await expect(configTokens(missing)).rejects.toMatchObject({
+      code: 'secret_unavailable',
+      message: expect.stringContaining(`serve.auth.tokens[0]: \${file:${join(dir, 'gone.txt')}}: no file at`),
+    });
   });
 
   it('a valid bearer token gives its caller; none gets the challenge, a wrong one invalid_token', async () => {
