@@ -103,10 +103,7 @@ export async function computeFingerprint(
   const cwd = resolve(server.cwd);
   const pathEnv = opts.pathEnv ?? server.env['PATH'] ?? process.env['PATH'] ?? '';
   const executable = await resolveExecutable(server.command, cwd, pathEnv);
-  const env: Record<string, string> = {};
-  for (const name of Object.keys(server.env).sort()) {
-    env[name] = envValueHash(server.id, name, server.env[name] ?? '');
-  }
+  const env = hashedEnv(server);
   const facts: FingerprintFacts = {
     id: server.id,
     command: server.command,
@@ -122,6 +119,14 @@ export async function computeFingerprint(
   return { fingerprint: fingerprintOfFacts(facts), facts };
 }
 
+/** Each env name with its value hashed (see {@link envValueHash}), in name order. */
+function hashedEnv(server: FingerprintInput): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of Object.keys(server.env).sort())
+    env[name] = envValueHash(server.id, name, server.env[name] ?? '');
+  return env;
+}
+
 /** A container server's fingerprint: the image by id, the engine and the settings; never a host executable. */
 async function containerFingerprint(
   server: FingerprintInput,
@@ -133,10 +138,7 @@ async function containerFingerprint(
     if (!found.ok) throw new Error(describeEngineFailure(found.failure));
     imageId = found.imageId;
   }
-  const env: Record<string, string> = {};
-  for (const name of Object.keys(server.env).sort()) {
-    env[name] = envValueHash(server.id, name, server.env[name] ?? '');
-  }
+  const env = hashedEnv(server);
   const facts: FingerprintFacts = {
     id: server.id,
     command: server.command,

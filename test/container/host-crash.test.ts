@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { SERVER_LABEL } from '../../src/container/settings.js';
 import { eventually, fixtureServer, fleetConfig, fleets, notices } from '../supervisor/fleet.js';
-import { tempDir } from '../supervisor/helpers.js';
+import { firstLine, tempDir } from '../supervisor/helpers.js';
 import { containersLabelled, engineView, uniqueId } from './boxed.js';
 import { describeEngine } from './engine-facts.js';
 
@@ -21,16 +21,6 @@ afterEach(async () => {
       await engineView(engine).getContainer(c).remove({ force: true });
   for (const d of dirs.splice(0)) d.cleanup();
 });
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  let buf = '';
-  for await (const chunk of child.stdout!) {
-    buf += String(chunk);
-    const nl = buf.indexOf('\n');
-    if (nl >= 0) return buf.slice(0, nl);
-  }
-  throw new Error('the host ended before it printed its container');
-}
 
 describeEngine('a host killed with SIGKILL', (engine) => {
   it('leaves its container running; the next start with its state directory removes it by label', async () => {

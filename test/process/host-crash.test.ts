@@ -7,7 +7,7 @@ import { cgroupBase } from '../../src/process/cgroup.js';
 import { procStat } from '../../src/process/ledger.js';
 import { reapOrphans } from '../../src/process/state-dir.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
-import { alive, gone, tempDir } from '../supervisor/helpers.js';
+import { alive, firstLine, gone, tempDir } from '../supervisor/helpers.js';
 
 const HOST = fileURLToPath(new URL('../fixtures/crash-host.ts', import.meta.url));
 const HOOKED = fileURLToPath(new URL('../fixtures/hooked-host.ts', import.meta.url));
@@ -26,16 +26,6 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) d.cleanup();
 });
 
-async function readLine(child: ChildProcess): Promise<string> {
-  let buf = '';
-  for await (const chunk of child.stdout!) {
-    buf += String(chunk);
-    const nl = buf.indexOf('\n');
-    if (nl >= 0) return buf.slice(0, nl);
-  }
-  throw new Error('host ended before printing its pids');
-}
-
 describe('a host killed with SIGKILL', () => {
   it('leaves well-behaved children to exit on stdin EOF; the next start reaps the rest from the state directory', async () => {
     const t = tempDir();
@@ -45,7 +35,7 @@ describe('a host killed with SIGKILL', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     spawned.push(host);
-    const servers = JSON.parse(await readLine(host)) as { stubborn: number; polite: number };
+    const servers = JSON.parse(await firstLine(host)) as { stubborn: number; polite: number };
     pids.push(servers.stubborn, servers.polite);
     const hostExited = new Promise((r) => host.once('exit', r));
     host.kill('SIGKILL');
@@ -91,7 +81,7 @@ describe('a host killed with SIGKILL', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     spawned.push(host);
-    const pid = Number(await readLine(host));
+    const pid = Number(await firstLine(host));
     pids.push(pid);
     expect(alive(pid)).toBe(true);
     const ended = new Promise<string | null>((r) => host.once('exit', (_code, signal) => r(signal)));

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,4 +75,15 @@ export function fixtureConnections() {
     for (const g of liveGroups()) if (g.serverId === 'fixture') reapAll();
   };
   return { open, reap, events };
+}
+
+/** The first line a child prints on stdout (a host process telling what it started), or an error if it ends first. */
+export async function firstLine(child: ChildProcess): Promise<string> {
+  let buf = '';
+  for await (const chunk of child.stdout!) {
+    buf += String(chunk);
+    const nl = buf.indexOf('\n');
+    if (nl >= 0) return buf.slice(0, nl);
+  }
+  throw new Error('the child ended before printing a line');
 }

@@ -2,6 +2,7 @@ import type { ServerConfig } from '../../config/types.js';
 import { ContainerProcess, type ContainerRef } from '../../container/container-process.js';
 import { failedStart } from '../../container/engine-errors.js';
 import { resolveImage } from '../../container/image.js';
+import { failedStartExit } from '../../process/failed-start.js';
 import type { ExitInfo } from '../../process/server-process.js';
 import type { McpConnection } from '../../protocol/connection.js';
 import { StdioLink } from '../../protocol/stdio-link.js';
@@ -18,16 +19,7 @@ export async function pinImage(
   const found = await resolveImage(settings, server.timeouts.startupMs);
   if (found.ok)
     return { ok: true, server: { ...server, container: { ...settings, imageId: found.imageId } } };
-  const exit: ExitInfo = {
-    code: null,
-    signal: null,
-    reason: 'spawn_failed',
-    requested: false,
-    timedOut: false,
-    forced: false,
-    stderrTail: '',
-    ...failedStart(found.failure, settings),
-  };
+  const exit = failedStartExit(failedStart(found.failure, settings).spawnError);
   return { ok: false, exit };
 }
 

@@ -1,5 +1,5 @@
 import type { ServerConfig } from '../../config/types.js';
-import { describeSpawnError } from '../../process/preflight.js';
+import { failedStartExit } from '../../process/failed-start.js';
 import type { ExitInfo } from '../../process/server-process.js';
 import { secretMask } from '../../secrets/mask.js';
 import { readSecret } from '../../secrets/read.js';
@@ -41,18 +41,12 @@ export async function readSecrets(server: ServerConfig): Promise<
 }
 
 function secretExit(server: ServerConfig, failure: SecretFailure): ExitInfo {
-  const spawnError = { code: failure.code, command: server.command, cwd: server.cwd, detail: failure.detail };
-  return {
-    code: null,
-    signal: null,
-    reason: 'spawn_failed',
-    requested: false,
-    timedOut: false,
-    forced: false,
-    stderrTail: '',
-    error: describeSpawnError(spawnError),
-    spawnError,
-  };
+  return failedStartExit({
+    code: failure.code,
+    command: server.command,
+    cwd: server.cwd,
+    detail: failure.detail,
+  });
 }
 
 // A field is `env.NAME`, `args.2` or `remote.headers.NAME`: only the first dot splits (a header or env name has none).
