@@ -5,8 +5,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Entry } from '@napi-rs/keyring';
 import type { KeyringAnswer, KeyringJob } from './keyring-job.js';
 
-parentPort?.postMessage(runJob(workerData as KeyringJob));
-
 function runJob(job: KeyringJob): KeyringAnswer {
   try {
     // Pinned to the Secret Service: left to choose, the library falls back to the kernel keyring when no Secret
@@ -45,3 +43,5 @@ function wordsOf(err: unknown, job: KeyringJob): string {
   const text = (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ').trim();
   return job.op === 'store' && job.value !== '' ? text.replaceAll(job.value, '***') : text;
 }
+
+parentPort?.postMessage(runJob(workerData as KeyringJob));
