@@ -8,6 +8,7 @@ import { parseHttpAddress, parseIdle, parseMaxSessions, parseResultCap } from '.
 import { collectIds, collectScopes, parseLogFormat, parsePort, STORE_ENV } from './fleet-options.js';
 import type { InitFlags } from './init/command.js';
 import type { RunFlags } from './run.js';
+import { declareSecretCommands } from './secret/declare.js';
 import type { ServeFlags } from './serve/flags.js';
 import type { ToolsFlags } from './tools.js';
 
@@ -198,6 +199,7 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     .action(async (id: string, flags: { store?: string; config?: string }) =>
       setCode(await (await import('./trust.js')).trustRevokeCommand(id, flags.store, flags.config)),
     );
+  declareSecretCommands(program, setCode);
   program
     .command('completion')
     .description(

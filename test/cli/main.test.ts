@@ -27,7 +27,7 @@ describe('mcp-supervisor program', () => {
   it('lists every command in --help and exits 0', async () => {
     const r = await cli.runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const cmd of ['init', 'run', 'serve', 'call', 'check', 'tools', 'trust', 'completion'])
+    for (const cmd of ['init', 'run', 'serve', 'call', 'check', 'tools', 'trust', 'secret', 'completion'])
       expect(r.stdout).toMatch(new RegExp(`^  ${cmd} `, 'm'));
   });
 
@@ -41,6 +41,9 @@ describe('mcp-supervisor program', () => {
       [['trust', 'list'], '--store <path>'],
       [['trust', 'add'], '<id>'],
       [['trust', 'revoke'], '<id>'],
+      [['secret'], 'delete'],
+      [['secret', 'set'], '<service/account>'],
+      [['secret', 'delete'], '<service/account>'],
     ];
     for (const [cmd, needle] of cases) {
       const r = await cli.runCli([...cmd, '--help']);

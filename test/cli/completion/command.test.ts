@@ -62,8 +62,9 @@ describe('mcp-supervisor completion', () => {
     expect(spawnSync('bash', ['-n', file], { encoding: 'utf8' })).toMatchObject({ status: 0, stderr: '' });
     for (const path of commandPaths()) expect(text).toContain(`'${path}')`);
     expect(bashComplete(file, [''])).toEqual(
-      expect.arrayContaining(['run', 'serve', 'call', 'check', 'trust', 'completion']),
+      expect.arrayContaining(['run', 'serve', 'call', 'check', 'trust', 'secret', 'completion']),
     );
+    expect(bashComplete(file, ['secret', ''])).toEqual(expect.arrayContaining(['set', 'delete']));
     expect(bashComplete(file, ['tr'])).toEqual(['trust']);
     expect(bashComplete(file, ['trust', ''])).toEqual(expect.arrayContaining(['list', 'add', 'revoke']));
     expect(bashComplete(file, ['call', 'fleet.yaml', '--t'])).toEqual([
