@@ -3,6 +3,7 @@
 import { relative } from 'node:path';
 import type { ConfigReading } from '../config/parse-config.js';
 import { dotted, type LocatedProblem } from '../registry/located-yaml.js';
+import { fieldValue } from '../secrets/field.js';
 import { readSecret } from '../secrets/read.js';
 import { pieces } from '../secrets/scan.js';
 
@@ -29,7 +30,7 @@ export async function secretFindings(
     const path = reading.serverPaths[i];
     if (server.disabled || path === undefined) continue;
     for (const field of server.secretFields ?? []) {
-      const value = valueAt(server, field);
+      const value = fieldValue(server, field);
       if (typeof value !== 'string') continue;
       for (const piece of pieces(value)) {
         if (!('secret' in piece)) continue;
@@ -51,16 +52,6 @@ export async function secretFindings(
     }
   }
   return problems;
-}
-
-function valueAt(root: unknown, field: string): unknown {
-  const keys = field.startsWith('remote.headers.')
-    ? ['remote', 'headers', field.slice('remote.headers.'.length)]
-    : field.split('.');
-  let at = root;
-  for (const key of keys)
-    at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
-  return at;
 }
 
 /** The line and column of the reference's `${` in the scalar at `base`, or the scalar's own place. */

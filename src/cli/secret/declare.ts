@@ -18,4 +18,12 @@ export function declareSecretCommands(program: Command, setCode: (code: number) 
     .description('delete an item from the OS keyring')
     .argument('<service/account>', 'the item, as ${keyring:SERVICE/ACCOUNT} names it')
     .action(async (name: string) => setCode(await (await import('./command.js')).secretDeleteCommand(name)));
+  secret
+    .command('list')
+    .description('list the secret references a config names and whether each can be read now (never a value)')
+    .argument('<config>', 'fleet config (YAML, or JSON with mcpServers)')
+    .option('--json', 'print the references as JSON on stdout instead of a table')
+    .action(async (config: string, flags: { json?: boolean }) =>
+      setCode(await (await import('./list.js')).secretListCommand(config, flags)),
+    );
 }

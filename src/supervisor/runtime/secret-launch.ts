@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../../config/types.js';
 import { failedStartExit } from '../../process/failed-start.js';
 import type { ExitInfo } from '../../process/server-process.js';
+import { fieldValue, setFieldValue } from '../../secrets/field.js';
 import { secretMask } from '../../secrets/mask.js';
 import { readSecret } from '../../secrets/read.js';
 import type { SecretFailure } from '../../secrets/reference.js';
@@ -28,14 +29,13 @@ export async function readSecrets(server: ServerConfig): Promise<
   const warnings: string[] = [];
   const values: string[] = [];
   for (const field of fields) {
-    const path = field.split('.');
-    const text = getAt(launch, path);
+    const text = fieldValue(launch, field);
     if (typeof text !== 'string') continue;
     const got = await resolveText(text, readSecret);
     if (!got.ok) return { ok: false, exit: secretExit(server, got.failure) };
     warnings.push(...got.warnings);
     values.push(...got.secrets);
-    setAt(launch, path, got.value);
+    setFieldValue(launch, field, got.value);
   }
   return { ok: true, server: launch, warnings, values, mask: secretMask(values) };
 }
@@ -47,27 +47,4 @@ function secretExit(server: ServerConfig, failure: SecretFailure): ExitInfo {
     cwd: server.cwd,
     detail: failure.detail,
   });
-}
-
-// A field is `env.NAME`, `args.2` or `remote.headers.NAME`: only the first dot splits (a header or env name has none).
-function getAt(root: unknown, path: readonly string[]): unknown {
-  let at: unknown = root;
-  for (const key of splitPath(path)) {
-    if (at === null || typeof at !== 'object') return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return at;
-}
-
-function setAt(root: unknown, path: readonly string[], value: string): void {
-  const keys = splitPath(path);
-  let at = root as Record<string, unknown>;
-  for (const key of keys.slice(0, -1)) at = at[key] as Record<string, unknown>;
-  at[keys[keys.length - 1] as string] = value;
-}
-
-/** `remote.headers.X-Api.Key` → remote, headers, `X-Api.Key`: the last part keeps any dots it has. */
-function splitPath(path: readonly string[]): string[] {
-  const head = path[0] === 'remote' && path[1] === 'headers' ? 2 : 1;
-  return [...path.slice(0, head), path.slice(head).join('.')].filter((k) => k !== '');
 }
