@@ -163,12 +163,12 @@ describe('OpenTelemetry spans', () => {
     register();
     const { sup } = fleet.create(
       fleetConfig([
-        fixtureServer('fx', ['--exit-after', '150', '--exit-code', '3'], {
-          restart: { limit: { maxRestarts: 0, windowMs: 60_000 } },
-        }),
+        fixtureServer('fx', [], { restart: { limit: { maxRestarts: 0, windowMs: 60_000 } } }),
       ]),
     );
     await sup.start();
+    // It crashes once ready, when told to: a timed exit could land before ready on a loaded machine.
+    await sup.callToolOutcome('fx.crash', { code: 3 });
     await eventually(() => sup.status()[0]!.state === 'failed', 10_000, 'fx failed');
 
     const [run] = named('server.run');
