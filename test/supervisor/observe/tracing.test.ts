@@ -162,9 +162,7 @@ describe('OpenTelemetry spans', () => {
   it('makes a server.run span per process, an event per transition, its crash as an error', async () => {
     register();
     const { sup } = fleet.create(
-      fleetConfig([
-        fixtureServer('fx', [], { restart: { limit: { maxRestarts: 0, windowMs: 60_000 } } }),
-      ]),
+      fleetConfig([fixtureServer('fx', [], { restart: { limit: { maxRestarts: 0, windowMs: 60_000 } } })]),
     );
     await sup.start();
     // It crashes once ready, when told to: a timed exit could land before ready on a loaded machine.
