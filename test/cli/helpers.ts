@@ -125,7 +125,7 @@ export function cliProcesses() {
     const exited = new Promise<CliResult>((resolve) => {
       child.on('close', (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
     });
-    const waitFor = async (pattern: RegExp, ms = 10_000, stream: 'stderr' | 'stdout' = 'stderr') => {
+    const waitFor = async (pattern: RegExp, ms = 15_000, stream: 'stderr' | 'stdout' = 'stderr') => {
       const end = Date.now() + ms;
       while (!pattern.test(stream === 'stderr' ? err : out)) {
         if (Date.now() > end || child.exitCode !== null) {
