@@ -2,14 +2,13 @@
 import { fromCallback } from 'xstate';
 import type { ServerConfig } from '../../config/types.js';
 import type { ProcessActorInput } from '../../machines/server.machine.js';
-import { buildChildEnv } from '../../process/child-env.js';
 import { McpConnection } from '../../protocol/connection.js';
 import type { EraCache } from '../../protocol/era.js';
 import { listTools } from '../../protocol/tool-listing.js';
 import { listingBounds, type RuntimeDeps, unrefTimers } from './actors.js';
-import { containerOf, pinImage } from './container-launch.js';
+import { containerOf } from './container-launch.js';
 import { eraKey } from './era-key.js';
-import { readSecrets } from './secret-launch.js';
+import { launchEnv, prepareLaunch } from './launch-steps.js';
 
 type ProcessCommand = { type: 'STOP'; reason: string; immediate: boolean };
 
@@ -43,32 +42,25 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
     const stale = staleTimer(deps, () => relist());
     const unwatch = deps.listHints?.watch(server.id, generation, (hint) => stale.arm(hint?.ttlMs));
     const begin = async () => {
-      const pinned = await pinImage(input.server as ServerConfig);
-      if (ended || pendingStop) return;
-      if (!pinned.ok) {
-        sendBack({ type: 'PROC.EXIT', generation, exit: pinned.exit, at: deps.now(), draw: deps.random() });
+      const decided = await prepareLaunch(
+        input.server as ServerConfig,
+        deps,
+        () => {
+          if (!ended) sendBack({ type: 'PROC.ASKING', generation });
+        },
+        () => ended,
+        () => pendingStop !== undefined,
+      );
+      if (decided.kind === 'gone') return;
+      if (decided.kind === 'exit') {
+        sendBack({ type: 'PROC.EXIT', generation, exit: decided.exit, at: deps.now(), draw: deps.random() });
         return;
       }
-      const gated = pinned.server;
-      const verdict = await deps.gate(gated, () => {
-        if (!ended) sendBack({ type: 'PROC.ASKING', generation });
-      });
-      if (ended) return;
-      if (!verdict.ok) {
-        sendBack({ type: 'PROC.UNTRUSTED', generation, fingerprint: verdict.fingerprint });
+      if (decided.kind === 'untrusted') {
+        sendBack({ type: 'PROC.UNTRUSTED', generation, fingerprint: decided.fingerprint });
         return;
       }
-      if (pendingStop) return;
-      // After the gate, which fingerprints the references: the values are read now, for this start only.
-      const secrets = await readSecrets(gated);
-      if (ended || pendingStop) return;
-      if (!secrets.ok) {
-        sendBack({ type: 'PROC.EXIT', generation, exit: secrets.exit, at: deps.now(), draw: deps.random() });
-        return;
-      }
-      for (const warning of secrets.warnings) deps.onSecretWarning(gated.id, warning);
-      deps.secretDigests?.started(gated.id, secrets.values);
-      const server = secrets.server;
+      const server = decided.server;
       const c = new McpConnection({
         serverId: server.id,
         command: server.command,
@@ -78,7 +70,7 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
         remote: server.remote,
         container: server.container,
         roots: Array.isArray(server.roots) ? server.roots : undefined,
-        mask: secrets.mask,
+        mask: decided.mask,
         capabilities: deps.clientSide?.capabilities(server),
         forward: deps.clientSide?.forwarder(server),
         startupMs: server.timeouts.startupMs,
@@ -147,21 +139,6 @@ export function processActor(deps: RuntimeDeps, eras?: EraCache) {
       void conn?.close('stopped');
     };
   });
-}
-
-/**
- * What the server's environment is: a process gets the host's allowlist, `inheritEnv` and `env`; a container only
- * `inheritEnv` and `env` (its image keeps its own PATH and HOME); a `url:` server none.
- */
-function launchEnv(server: ServerConfig, hostEnv: RuntimeDeps['hostEnv']): Record<string, string> {
-  if (server.remote) return {};
-  if (!server.container) return buildChildEnv(hostEnv, server.inheritEnv, server.env);
-  const env: Record<string, string> = {};
-  for (const name of server.inheritEnv) {
-    const value = hostEnv[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return { ...env, ...server.env };
 }
 
 /** A list is kept no shorter than this, whatever ttl a server gives: a tiny one must not become a busy loop. */
