@@ -77,6 +77,10 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
       'with --http on loopback and no serve.auth: serve without the per-run token (any local user could then call every tool as you)',
     )
     .option(
+      '--session-key-file <file>',
+      'with --http: seal session ids with the 32-byte key in FILE (hex or base64), so replicas sharing it answer any session; wins over serve.sessionKey',
+    )
+    .option(
       '--session-idle <duration>',
       'with --http: close a session without a request or GET stream for this long (default 30m; 0 never)',
       parseIdle,

@@ -22,6 +22,7 @@ import {
   SupervisorSectionSchema,
 } from './schema.js';
 import { assignServerIds } from './server-ids.js';
+import { parseSessionKey } from './session-key.js';
 import { transportProblems } from './transport-keys.js';
 
 type ParsedServe = Partial<z.output<typeof ServeSectionSchema>>;
@@ -139,6 +140,11 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
   const serveResult = ServeSectionSchema.safeParse(serveValue.value, { error: configErrorMap });
   if (!serveResult.success) sink.zod(serveResult.error.issues, ['serve']);
   const serve: ParsedServe = serveResult.success ? serveResult.data : {};
+  const keyText = serve.sessionKey;
+  if (keyText !== undefined && !serveValue.deferred.some((at) => at[1] === 'sessionKey')) {
+    const key = parseSessionKey(keyText);
+    if (!key.ok) sink.at(['serve', 'sessionKey'], key.message);
+  }
 
   const serversValue = section(container);
   const entries = listServers(serversValue, container, sink);
@@ -186,7 +192,7 @@ function parse(text: string, source: string, env: Env, baseDir: string): ConfigR
       containment: supervisor.containment,
       logs: supervisor.logs,
     },
-    ...serveSection(serve, baseDir, authSink.sorted(), secretTokenPlaces(serveValue.deferred, sink)),
+    ...serveSection(serve, baseDir, authSink.sorted(), serveSecretPlaces(serveValue.deferred, sink)),
     servers,
   };
   return { config, serverPaths, problems: sink.sorted(), locate: doc.locate };
@@ -196,7 +202,7 @@ function serveSection(
   serve: ParsedServe,
   baseDir: string,
   authProblems: LocatedProblem[],
-  secretTokens: ReadonlySet<number>,
+  secrets: { tokens: ReadonlySet<number>; sessionKey: boolean },
 ): Pick<SupervisorConfig, 'serve'> {
   const out: NonNullable<SupervisorConfig['serve']> = {};
   if (authProblems.length > 0) out.authProblems = authProblems;
@@ -205,25 +211,36 @@ function serveSection(
   if (serve.maxSessionsPerToken !== undefined) out.maxSessionsPerToken = serve.maxSessionsPerToken;
   if (serve.auth) {
     out.auth = {
-      tokens: serve.auth.tokens.map((t, i) => (secretTokens.has(i) ? { ...t, secret: true } : t)),
+      tokens: serve.auth.tokens.map((t, i) => (secrets.tokens.has(i) ? { ...t, secret: true } : t)),
     };
     if (serve.auth.tokensFile !== undefined) out.auth.tokensFile = resolve(baseDir, serve.auth.tokensFile);
+  }
+  if (serve.sessionKey !== undefined) {
+    out.sessionKey = serve.sessionKey;
+    if (secrets.sessionKey) out.sessionKeySecret = true;
   }
   if (serve.allowedHosts) out.allowedHosts = serve.allowedHosts;
   if (serve.allowedOrigins) out.allowedOrigins = serve.allowedOrigins;
   return Object.keys(out).length > 0 ? { serve: out } : {};
 }
 
-/** Which `serve.auth.tokens` hold a secret read when `serve --http` starts; one elsewhere in `serve` is a problem. */
-function secretTokenPlaces(deferred: readonly (string | number)[][], sink: ProblemSink): Set<number> {
-  const out = new Set<number>();
+/**
+ * Which `serve` values hold a secret read when `serve --http` starts (a token of `serve.auth.tokens`, the
+ * `sessionKey`); one elsewhere in `serve` is a problem.
+ */
+function serveSecretPlaces(
+  deferred: readonly (string | number)[][],
+  sink: ProblemSink,
+): { tokens: Set<number>; sessionKey: boolean } {
+  const out = { tokens: new Set<number>(), sessionKey: false };
   for (const at of deferred) {
     if (at.length === 5 && at[1] === 'auth' && at[2] === 'tokens' && at[4] === 'token')
-      out.add(at[3] as number);
+      out.tokens.add(at[3] as number);
+    else if (at.length === 2 && at[1] === 'sessionKey') out.sessionKey = true;
     else
       sink.at(
         at,
-        'a ${file:…} or ${keyring:…} secret is read in serve only as a token of serve.auth.tokens',
+        'a ${file:…} or ${keyring:…} secret is read in serve only as a token of serve.auth.tokens or as sessionKey',
         'SECRET_PLACE',
       );
   }

@@ -209,6 +209,11 @@ export const ServeSectionSchema = z
         tokensFile: nonEmpty.optional(),
       })
       .optional(),
+    /**
+     * 32 random bytes (64 hex digits or base64) that seal session ids, so any `serve --http` replica with the same
+     * key answers any session; `"${file:…}"` or `"${env:…}"`, never the bytes themselves in a shared file.
+     */
+    sessionKey: nonEmpty.optional(),
     /** Host names (with port, or any port) and origins `serve --http` accepts besides loopback. */
     allowedHosts: z.array(nonEmpty).optional(),
     allowedOrigins: z.array(nonEmpty).optional(),

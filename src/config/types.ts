@@ -141,6 +141,10 @@ export interface SupervisorConfig {
      * them; everything else runs the file as if `serve.auth` were absent.
      */
     authProblems?: LocatedProblem[];
+    /** The session key as written (start-time text when `sessionKeySecret`), checked by `serve --http`. */
+    sessionKey?: string;
+    /** `sessionKey` names a `${file:…}` or `${keyring:…}` secret, read when `serve --http` starts. */
+    sessionKeySecret?: true;
     /** Hosts and origins `serve --http` accepts besides its own loopback address. */
     allowedHosts?: string[];
     allowedOrigins?: string[];

@@ -90,7 +90,8 @@ describe('choosing among running instances', () => {
     expect(readdirSync(state).filter((f) => f.endsWith('.sock'))).toHaveLength(1);
     const one = await cli.runCli(['status', '--json', '--state-dir', state]);
     expect((JSON.parse(one.stdout) as { instance: { pid: number } }).instance.pid).toBe(run.child.pid);
-  });
+    // Three fleets and a dozen commands: room for a loaded machine.
+  }, 40_000);
   it('removes its socket when the fleet ends in failure (the restart limit escalated)', async () => {
     const dir = cli.tempDir();
     const state = join(dir, 'state');

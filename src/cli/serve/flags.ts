@@ -12,6 +12,8 @@ export interface ServeFlags extends FleetFlags {
   http?: HttpAddress;
   /** `--json-response`: with `--http`, answer each POST with one JSON body rather than an SSE stream. */
   jsonResponse?: boolean;
+  /** `--session-key-file`: with `--http`, the file holding the key that seals session ids; wins over `serve.sessionKey`. */
+  sessionKeyFile?: string;
   /** `--session-idle`: with `--http`, close a session this long without traffic (ms; 0 never). */
   sessionIdle?: number;
   /** `--max-sessions`: with `--http`, how many sessions and 2026 listen streams may be open at once; wins over `serve.maxSessions`. */

@@ -15,6 +15,7 @@ import { handleShutdownSignals } from '../shutdown.js';
 import { stateDirPath } from '../store-path.js';
 import type { ServeFlags } from './flags.js';
 import { makeRunToken, runTokenPath } from './run-token.js';
+import { sessionKeyOf } from './session-key.js';
 import { LiveTokens } from './token-watch.js';
 import { configTokens, loadTokens } from './tokens.js';
 
@@ -33,6 +34,7 @@ export async function serveHttpCommand(
   if (config.serve?.authProblems) throw new ConfigError(config.serve.authProblems);
   checkServerIds(config, flags.trust, '--trust');
   const fromConfig = await configTokens(config);
+  const sessionKey = await sessionKeyOf(config, flags.sessionKeyFile);
   const tokens = await loadTokens(config, fromConfig);
   if (!tokens && !isLoopback(address.host))
     throw usageError(
@@ -83,6 +85,7 @@ export async function serveHttpCommand(
       ...(flags.scopes ? { scopes: flags.scopes } : {}),
       ...(flags.maxResultBytes !== undefined ? { maxResultBytes: flags.maxResultBytes } : {}),
       jsonResponse: Boolean(flags.jsonResponse),
+      sessionKey,
       ...(flags.sessionIdle !== undefined ? { sessionIdleMs: flags.sessionIdle } : {}),
       ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
       onWarn,

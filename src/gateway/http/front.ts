@@ -71,8 +71,10 @@ async function route(req: IncomingMessage, res: ServerResponse, opts: FrontOptio
   if (typeof sessionId === 'string') {
     const session = opts.sessions.get(sessionId);
     // Another token's session is answered as if it did not exist: its id says nothing to this caller.
-    if (!session || session.callerId !== caller?.id) return rpcError(res, 404, -32001, 'Session not found');
-    return opts.sessions.handle(session, req, res);
+    if (session && session.callerId === caller?.id) return opts.sessions.handle(session, req, res);
+    // One this replica does not hold may be sealed by another with the same key: it is taken up here.
+    if (!session && (await opts.sessions.takeUp(caller, sessionId, req, res))) return;
+    return rpcError(res, 404, -32001, 'Session not found');
   }
   if (req.method !== 'POST')
     return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');

@@ -28,6 +28,11 @@ export interface HttpServeOptions extends ServeOptions {
   address: HttpAddress;
   /** Who may call, and with which scopes; without one every client gets `scopes` (loopback only, see the CLI). */
   verifier?: BearerVerifier | undefined;
+  /**
+   * 32 bytes: session ids are sealed with it, and one sealed by another replica with the same key (and config) is
+   * taken up here. Without it, a session lives in the process that opened it.
+   */
+  sessionKey?: Buffer | undefined;
   /** Answer each POST with one JSON body rather than an event stream. */
   jsonResponse?: boolean;
   /** Close a session this long without traffic (ms; 0 never); default 30 minutes. */
@@ -109,6 +114,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
   const sessions = new HttpSessions({
     jsonResponse: Boolean(opts.jsonResponse),
     idleMs: opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+    sessionKey: opts.sessionKey,
     places,
     clock: opts.clock,
     gateway: (caller) => gatewayFor(caller, true),

@@ -8,7 +8,17 @@ import { SessionEventStore } from './event-store.js';
 import type { StreamShed } from './pass-on.js';
 import { type Place, type Places, refuseFull } from './places.js';
 import { delivered, whenClosed } from './response-end.js';
+import { openSession, sealSession } from './sealed-id.js';
+import { takeUp } from './take-up.js';
 import { answerWeb } from './web-bridge.js';
+
+/** How long a sealed session id is accepted after its initialize, by default: a day. */
+const SEALED_FOR_MS = 24 * 60 * 60 * 1000;
+
+/** The version a sealed id records: what the client asked for; replayed, it negotiates what it negotiated first. */
+function negotiated(asked: unknown): string {
+  return typeof asked === 'string' ? asked : '2025-11-25';
+}
 
 /** How long a client waits before reconnecting a dropped SSE stream (the `retry` field). */
 const RETRY_MS = 1000;
@@ -51,6 +61,13 @@ export interface HttpSessionsOptions {
   onOpen?: (session: HttpSession) => void;
   /** What idle time is counted on; the real clock unless a test drives one. */
   clock?: CallClock | undefined;
+  /**
+   * With a key, session ids are sealed (see sealed-id.ts) and an id sealed under it that this replica does not hold
+   * is taken up (`takeUp`): any replica with the same key and config answers any session.
+   */
+  sessionKey?: Buffer | undefined;
+  /** How long a sealed id is accepted after its `initialize`. */
+  sealedForMs?: number | undefined;
   /** An event stream of a session (by id, once it has one) lost what its client fell behind by (passOn). */
   onShed?: (shed: StreamShed, session: string | undefined, method: string) => void;
   /** After a session's Gateway closed. */
@@ -129,26 +146,85 @@ export class HttpSessions {
     await Promise.all(gone.map((s) => this.end(s.gateway, s, 'revoked')));
   }
 
-  private async start(
+  /** The id a new session gets: sealed with what a replica needs to take it up, or a random UUID without a key. */
+  private idFor(caller: Caller | undefined, body: unknown): () => string {
+    const key = this.opts.sessionKey;
+    if (!key) return () => randomUUID();
+    const params = (body as { params?: Record<string, unknown> }).params ?? {};
+    const record = (v: unknown) =>
+      v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+    return () =>
+      sealSession(key, {
+        v: negotiated(params['protocolVersion']),
+        caps: record(params['capabilities']),
+        info: record(params['clientInfo']),
+        ...(caller ? { caller: caller.id } : {}),
+        exp: this.clock.now() + (this.opts.sealedForMs ?? SEALED_FOR_MS),
+      });
+  }
+
+  /**
+   * Takes up a session this replica does not hold, from its sealed id, and answers the request on it. False when
+   * there is no key, the id is not one sealed under it (or expired), another caller's, or no place is left.
+   */
+  async takeUp(
     caller: Caller | undefined,
+    id: string,
     req: IncomingMessage,
     res: ServerResponse,
-    body: unknown,
+  ): Promise<boolean> {
+    const key = this.opts.sessionKey;
+    if (!key || this.closed) return false;
+    const sealed = openSession(key, id, this.clock.now());
+    if (!sealed || sealed.caller !== caller?.id) return false;
+    const place = this.opts.places.take(caller?.id);
+    if (!place.ok) return false;
+    const made = await this.make(caller, place, () => id, undefined);
+    const replayed = await takeUp(made.transport, sealed);
+    // Set while the replayed initialize was answered.
+    const session = (made as { session?: HttpSession }).session;
+    if (!replayed || session === undefined || this.closed) {
+      await this.end(made.gateway, session, 'stopping');
+      if (session === undefined) place.free();
+      return false;
+    }
+    await this.handle(session, req, res);
+    return true;
+  }
+
+  /** A Gateway and its transport for one session; the session is registered once the transport names it. */
+  private async make(
+    caller: Caller | undefined,
     place: Place,
-  ): Promise<HttpSession | undefined> {
+    id: () => string,
+    res: ServerResponse | undefined,
+  ): Promise<{
+    gateway: Gateway;
+    transport: WebStandardStreamableHTTPServerTransport;
+    store: SessionEventStore;
+    session?: HttpSession;
+  }> {
     const gateway = this.opts.gateway(caller);
-    let session: HttpSession | undefined;
-    const store = new SessionEventStore();
+    const made: {
+      gateway: Gateway;
+      transport?: WebStandardStreamableHTTPServerTransport;
+      store: SessionEventStore;
+      session?: HttpSession;
+    } = {
+      gateway,
+      store: new SessionEventStore(),
+    };
+    const store = made.store;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: id,
       enableJsonResponse: this.opts.jsonResponse,
       // Every SSE event gets an id (and a stream starts with a priming event and `retry`), so a client whose
       // connection dropped reconnects with Last-Event-ID and gets what it missed.
       eventStore: store,
       retryInterval: RETRY_MS,
-      onsessioninitialized: (id) => {
-        session = {
-          id,
+      onsessioninitialized: (sid) => {
+        const session: HttpSession = {
+          id: sid,
           transport,
           gateway,
           callerId: caller?.id,
@@ -157,17 +233,34 @@ export class HttpSessions {
           store,
           place,
         };
-        this.live.set(id, session);
-        this.track(session, res);
+        made.session = session;
+        this.live.set(sid, session);
+        if (res) this.track(session, res);
         this.opts.onOpen?.(session);
       },
     });
+    made.transport = transport;
     // DELETE closes the transport; the SDK's Server then reports its own close.
-    gateway.server.onclose = () => void this.end(gateway, session, 'deleted');
+    gateway.server.onclose = () => void this.end(gateway, made.session, 'deleted');
     await gateway.connect(transport);
+    // The same object: its session is set later, when the transport names it.
+    return made as typeof made & { transport: WebStandardStreamableHTTPServerTransport };
+  }
+
+  private async start(
+    caller: Caller | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    place: Place,
+  ): Promise<HttpSession | undefined> {
+    const made = await this.make(caller, place, this.idFor(caller, body), res);
+    const { gateway, transport, store } = made;
     // An initialize's stream lives no longer than its answer; its session is named once it has one.
-    const onShed = (shed: StreamShed) => this.opts.onShed?.(shed, session?.id, 'POST');
+    const onShed = (shed: StreamShed) => this.opts.onShed?.(shed, made.session?.id, 'POST');
     await answerWeb(transport, req, res, { parsed: body, store, onShed });
+    // Getters: the session is named while the answer is written.
+    const session = (made as { session?: HttpSession }).session;
     // Refused before a session was made (a bad Accept header, say), or made after close() swept: nothing to keep.
     if (session === undefined || this.closed) {
       await this.end(gateway, session, 'stopping');

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  openSession,
-  parseSessionKey,
-  type SealedSession,
-  sealSession,
-} from '../../../src/gateway/http/sealed-id.js';
+import { parseSessionKey } from '../../../src/config/session-key.js';
+import { openSession, type SealedSession, sealSession } from '../../../src/gateway/http/sealed-id.js';
 
 const key = randomBytes(32);
 const session: SealedSession = {

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { httpClient, MCP_POST, raw, startHttpServe } from '../../gateway/http/helpers.js';
+import { serveClients } from '../../gateway/serve-helpers.js';
+import { writeFixtureConfig } from '../helpers.js';
+
+const { cli, clients } = serveClients();
+
+/** A tools/call of `echo` sent by hand on a session, to any replica; the answer's status and its text, if any. */
+async function echoOn(url: URL, session: string, text: string): Promise<{ status: number; text?: string }> {
+  const answer = await raw(url, {
+    method: 'POST',
+    headers: { ...MCP_POST, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'fx.echo', arguments: { text } },
+    }),
+  });
+  const json =
+    /^data: (.*)$/m.exec(answer.body)?.[1] ?? (answer.body.startsWith('{') ? answer.body : undefined);
+  const result = json
+    ? (JSON.parse(json) as { result?: { content?: Array<{ text?: string }> } }).result
+    : undefined;
+  const said = result?.content?.[0]?.text;
+  return said === undefined ? { status: answer.status } : { status: answer.status, text: said };
+}
+
+describe('sealed session ids (serve.sessionKey, --session-key-file)', () => {
+  it('any replica with the key answers a session another opened, and after every replica was replaced', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }]);
+    const keyFile = join(dir, 'session.key');
+    writeFileSync(keyFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+    const withKey = ['--session-key-file', keyFile];
+    const a = await startHttpServe(cli, config, withKey);
+    const b = await startHttpServe(cli, config, withKey);
+    const { client, transport } = await httpClient(a.url, clients);
+    const session = transport.sessionId!;
+    expect(session).toMatch(/^s1\./);
+    expect(await client.callTool({ name: 'fx.echo', arguments: { text: 'on a' } })).toMatchObject({
+      content: [{ type: 'text', text: 'on a' }],
+    });
+    expect(await echoOn(b.url, session, 'on b')).toEqual({ status: 200, text: 'on b' });
+
+    // Every replica replaced: a new one with the same key takes the session up as well.
+    for (const r of [a, b]) {
+      r.proc.child.kill('SIGINT');
+      await r.proc.exited;
+    }
+    const c = await startHttpServe(cli, config, withKey);
+    expect(await echoOn(c.url, session, 'on c')).toEqual({ status: 200, text: 'on c' });
+
+    // Another key, an altered id, and a replica without a key: 404, so the client initializes again.
+    const otherKey = join(dir, 'other.key');
+    writeFileSync(otherKey, randomBytes(32).toString('base64'), { mode: 0o600 });
+    const d = await startHttpServe(cli, config, ['--session-key-file', otherKey]);
+    expect((await echoOn(d.url, session, 'x')).status).toBe(404);
+    const altered = `${session.slice(0, -2)}${session.endsWith('A') ? 'B' : 'A'}${session.slice(-1)}`;
+    expect((await echoOn(c.url, altered, 'x')).status).toBe(404);
+    const e = await startHttpServe(cli, config);
+    expect((await echoOn(e.url, session, 'x')).status).toBe(404);
+  }, 60_000);
+
+  it('a sealed id presented with another token is not found, as on one replica', async () => {
+    const dir = cli.tempDir();
+    const [one, two] = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
+    const config = writeFixtureConfig(
+      dir,
+      [{ id: 'fx' }],
+      `serve:\n  sessionKey: "${randomBytes(32).toString('hex')}"\n  auth:\n    tokens: [{ token: "${one}" }, { token: "${two}" }]\n`,
+    );
+    const a = await startHttpServe(cli, config);
+    const b = await startHttpServe(cli, config);
+    const { transport } = await httpClient(a.url, clients, { headers: { Authorization: `Bearer ${one}` } });
+    const session = transport.sessionId!;
+    const call = (url: URL, token: string) =>
+      raw(url, {
+        method: 'POST',
+        headers: {
+          ...MCP_POST,
+          Authorization: `Bearer ${token}`,
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    expect((await call(b.url, one)).status).toBe(200);
+    expect((await call(b.url, two)).status).toBe(404);
+  }, 60_000);
+
+  it('a key that is not 32 bytes is a located config error', async () => {
+    const dir = cli.tempDir();
+    const config = writeFixtureConfig(dir, [{ id: 'fx' }], 'serve:\n  sessionKey: "too-short"\n');
+    const r = await cli.runCli(['check', config]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /fleet\.yaml:2:\d+ serve\.sessionKey: expected 32 random bytes, as 64 hex digits or base64/,
+    );
+  });
+});
