@@ -217,6 +217,8 @@ export const ServeSectionSchema = z
     /** Host names (with port, or any port) and origins `serve --http` accepts besides loopback. */
     allowedHosts: z.array(nonEmpty).optional(),
     allowedOrigins: z.array(nonEmpty).optional(),
+    /** What `serve --http` does on SIGTERM: keep serving for `delay`, then give requests in flight `timeout`. */
+    drain: z.strictObject({ delay: duration(5000), timeout: duration(30_000) }).optional(),
   })
   .prefault({});
 

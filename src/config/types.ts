@@ -148,6 +148,11 @@ export interface SupervisorConfig {
     /** Hosts and origins `serve --http` accepts besides its own loopback address. */
     allowedHosts?: string[];
     allowedOrigins?: string[];
+    /**
+     * `serve --http` on SIGTERM: how long it keeps serving once `/readyz` says 503 (a load balancer takes that long
+     * to notice), then how long requests in flight get before they are cut. Absent: 5 s and 30 s.
+     */
+    drain?: { delayMs: number; timeoutMs: number };
   };
   /** In file order. */
   servers: ServerConfig[];

@@ -56,3 +56,27 @@ describe('serve.maxSessions', () => {
     expect(problem(config('{ maxSessions: many }'))).toMatch(/^fleet\.yaml:1:\d+ serve\.maxSessions: /m);
   });
 });
+
+describe('serve.drain', () => {
+  it('is absent unless written; a key left out takes its default (delay 5s, timeout 30s)', () => {
+    expect(parseConfig(config('{ drain: { delay: 300ms, timeout: 1m } }')).serve).toEqual({
+      drain: { delayMs: 300, timeoutMs: 60_000 },
+    });
+    expect(parseConfig(config('{ drain: { delay: 0 } }')).serve).toEqual({
+      drain: { delayMs: 0, timeoutMs: 30_000 },
+    });
+    expect(parseConfig(config('{ drain: {} }')).serve).toEqual({
+      drain: { delayMs: 5000, timeoutMs: 30_000 },
+    });
+  });
+
+  it('names a duration without a unit, a bad one and an unknown key at their line', () => {
+    expect(problem(config('{ drain: { delay: 5 } }'))).toMatch(
+      /^fleet\.yaml:1:\d+ serve\.drain\.delay: duration 5 has no unit/m,
+    );
+    expect(problem(config('{ drain: { timeout: soon } }'))).toMatch(
+      /^fleet\.yaml:1:\d+ serve\.drain\.timeout: invalid duration "soon"/m,
+    );
+    expect(problem(config('{ drain: { grace: 1s } }'))).toMatch(/^fleet\.yaml:1:\d+ serve\.drain.*grace/m);
+  });
+});
