@@ -210,6 +210,7 @@ export {
   serveHttp,
 } from './gateway/http/serve-http.js';
 export type { BearerVerifier, Caller } from './gateway/http/auth.js';
+export type { DrainBounds, DrainPhase } from './gateway/http/drain.js';
 export type { HttpAddress } from './gateway/http/address.js';
 
 // Metrics and traces (docs/observability.md): a fleet's Prometheus metrics in a registry of their own, and what

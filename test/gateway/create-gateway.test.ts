@@ -48,7 +48,7 @@ describe('createGateway', () => {
 });
 
 describe('serveHttp', () => {
-  it('serves Streamable HTTP on a free loopback port; drain turns /healthz to 503 and close ends the listener', async () => {
+  it('serves Streamable HTTP on a free loopback port; a drain done turns /healthz to 503 and close ends the listener', async () => {
     const { sup } = create(fleetConfig([fixtureServer('a')]));
     const http: HttpGateway = await serveHttp(sup, {
       address: { host: '127.0.0.1', port: 0 },
@@ -63,7 +63,7 @@ describe('serveHttp', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'over http' }]);
     const health = `http://127.0.0.1:${http.port}/healthz`;
     expect((await fetch(health)).status).toBe(200);
-    await http.drain();
+    await http.drain({ delayMs: 0 });
     expect((await fetch(health)).status).toBe(503);
     await http.close();
     await http.close();

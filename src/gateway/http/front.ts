@@ -3,13 +3,14 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { envelopeOf, MODERN_VERSIONS } from '../era.js';
 import { authenticate, type BearerVerifier, type Caller } from './auth.js';
 import { checkHeaders, type HostGuard } from './guard.js';
-import type { HealthReport } from './healthz.js';
+import type { HealthReport, ReadyReport } from './healthz.js';
 import type { HttpSessions } from './sessions.js';
 import type { StatelessRequests } from './stateless.js';
 
 /** The endpoint's path: `http://HOST:PORT/mcp`. */
 export const MCP_PATH = '/mcp';
 const HEALTH_PATH = '/healthz';
+const READY_PATH = '/readyz';
 /**
  * What a POST without a session may make us buffer before it is routed: an `initialize` is small, but a 2026
  * request (never in a session) carries a whole call's arguments. 4 MiB, as the SDK's own HTTP entry.
@@ -24,12 +25,15 @@ export interface FrontOptions {
   /** 2026 requests: stateless, one Gateway per POST. */
   modern: StatelessRequests;
   health: () => { httpStatus: number; body: HealthReport };
+  ready: () => { httpStatus: number; body: ReadyReport };
+  /** Counts an `/mcp` request as in flight; false once a drain refuses new ones. */
+  admit: (res: ServerResponse) => boolean;
   onWarn: (message: string) => void;
 }
 
 /**
  * The request listener of `serve --http`. In order: `Host` and `Origin` (403), the path (404) and method (405),
- * the bearer token for `/mcp` (401), then the session: an `initialize` POST without `Mcp-Session-Id` opens one,
+ * a drain past its delay (503), the bearer token for `/mcp` (401), then the session: an `initialize` POST without `Mcp-Session-Id` opens one,
  * every other request goes to the session it names, if that session belongs to the same token (404 otherwise);
  * a POST without a session whose body carries the 2026 `_meta` envelope is answered statelessly. The MCP side of each request is the SDK's transport.
  */
@@ -47,15 +51,21 @@ async function route(req: IncomingMessage, res: ServerResponse, opts: FrontOptio
   const verdict = checkHeaders(req.headers, opts.guard);
   if (!verdict.ok) return rpcError(res, 403, -32000, `Forbidden: ${verdict.message}`);
   const path = (req.url ?? '/').split('?')[0];
-  if (path === HEALTH_PATH) {
+  if (path === HEALTH_PATH || path === READY_PATH) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(res, 'GET, HEAD');
-    const { httpStatus, body } = opts.health();
+    const { httpStatus, body } = path === HEALTH_PATH ? opts.health() : opts.ready();
     return send(res, httpStatus, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body);
   }
   if (path !== MCP_PATH)
     return send(res, 404, { 'Content-Type': 'application/json' }, { error: 'not found' });
   if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'DELETE')
     return notAllowed(res, 'GET, POST, DELETE');
+  // Draining: a 503 says nothing was done, so a proxy may send the request to another instance, and
+  // `Connection: close` keeps it from sending the next one down this connection.
+  if (!opts.admit(res)) {
+    res.setHeader('Connection', 'close');
+    return rpcError(res, 503, -32000, 'Server is draining');
+  }
 
   let caller: Caller | undefined;
   if (opts.verifier) {

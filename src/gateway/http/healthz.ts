@@ -6,7 +6,10 @@ export interface HealthReport {
   servers: Array<{ id: string; state: string; since: number; restarts: number }>;
 }
 
-/** 200 while the supervisor runs, 503 once it is stopping (a load balancer then sends no new clients). */
+/**
+ * 200 while the supervisor runs, through a drain too (a liveness probe failing then would kill an instance that is
+ * finishing its work), and 503 once the drain is done and the fleet stops.
+ */
 export function healthReport(
   rows: readonly ServerStatus[],
   stopping: boolean,
@@ -15,4 +18,16 @@ export function healthReport(
   return stopping
     ? { httpStatus: 503, body: { status: 'stopping', servers } }
     : { httpStatus: 200, body: { status: 'ok', servers } };
+}
+
+/** What `GET /readyz` answers: whether new clients should be sent here. */
+export interface ReadyReport {
+  status: 'ready' | 'draining';
+}
+
+/** 200 while work is taken, 503 from the moment a drain begins (a load balancer then sends no new clients). */
+export function readyReport(ready: boolean): { httpStatus: 200 | 503; body: ReadyReport } {
+  return ready
+    ? { httpStatus: 200, body: { status: 'ready' } }
+    : { httpStatus: 503, body: { status: 'draining' } };
 }

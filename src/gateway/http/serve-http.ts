@@ -7,10 +7,11 @@ import type { Fleet } from '../fleet.js';
 import { Gateway } from '../gateway.js';
 import { authority, type HttpAddress } from './address.js';
 import type { BearerVerifier, Caller } from './auth.js';
+import { DEFAULT_DRAIN, Drain, type DrainBounds, type DrainPhase } from './drain.js';
 import { frontHandler, MCP_PATH } from './front.js';
 import { FrontClients } from './front-clients.js';
 import { type HostGuard, hostGuard } from './guard.js';
-import { healthReport } from './healthz.js';
+import { healthReport, readyReport } from './healthz.js';
 import { STREAM_HARD_BYTES, STREAM_QUEUE_BYTES, type StreamShed } from './pass-on.js';
 import { Places } from './places.js';
 import { HttpSessions } from './sessions.js';
@@ -41,6 +42,10 @@ export interface HttpServeOptions extends ServeOptions {
   maxSessions?: number;
   /** What sessions' idle time is counted on; the real clock unless a test drives one. */
   clock?: CallClock;
+  /** How a drain is paced; default the config's `serve.drain`, else 5 s of delay and 30 s of timeout. */
+  drain?: Partial<DrainBounds>;
+  /** Each step of a drain, for the host's log. */
+  onDrain?: (phase: DrainPhase) => void;
   /** A line for the host's log (sessions opened and closed). */
   onLog?: (message: string, fields: Record<string, string>) => void;
   /** More routes on the same port, behind the same Host check and tokens (the CLI's `/metrics`). */
@@ -61,11 +66,18 @@ export interface HttpGateway {
   /** Ends the sessions and 2026 listen streams whose caller `keep` refuses (a token taken out of its file). */
   revoke(keep: (callerId: string | undefined) => boolean): Promise<void>;
   /**
-   * Stops taking work: `/healthz` says `stopping` (503), sessions and 2026 requests end, and so do open 2026
-   * `subscriptions/listen` streams. Idempotent.
+   * Stops taking work, in steps: `/readyz` turns 503 at once and work is still taken for the delay; then new
+   * `/mcp` requests get 503 with `Connection: close`, GET and 2026 `subscriptions/listen` streams end, and the
+   * requests in flight get up to the timeout, after which they are cut; then the sessions end and `/healthz` says
+   * `stopping` (503). `bounds` (each defaulting to the options' `drain`) are those of the first call: later calls
+   * get its promise.
    */
-  drain(): Promise<void>;
-  /** Drains, then closes the listener and every connection. The fleet is the host's to stop. Idempotent. */
+  drain(bounds?: Partial<DrainBounds>): Promise<void>;
+  /**
+   * Stops now: a drain under way skips what it waits for, one not begun runs with no delay and no timeout (what
+   * is in flight is cut); then closes the listener and every connection. The fleet is the host's to stop.
+   * Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -139,8 +151,15 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     onShed: (shed) => warn(shedText(shed, `POST ${MCP_PATH} (2026, no session)`)),
   });
 
-  let stopping = false;
   const http = createServer();
+  const drainer = new Drain({
+    endStreams: async () => {
+      await Promise.all([sessions.endStreams(), modern.endListens()]);
+    },
+    endAll: () => sessions.close().then(() => modern.close()),
+    onPhase: opts.onDrain,
+  });
+  const bounds = { ...DEFAULT_DRAIN, ...config.serve?.drain, ...opts.drain };
   const port = await listen(http, opts.address);
   // The allowlist names the port, known only now; no request can arrive before this turn of the loop ends.
   const guard = hostGuard(opts.address.host, port, config.serve ?? {});
@@ -150,18 +169,14 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     verifier,
     sessions,
     modern,
-    health: () => healthReport(fleet.status(), stopping),
+    health: () => healthReport(fleet.status(), drainer.done),
+    ready: () => readyReport(drainer.ready),
+    admit: (res) => drainer.admit(res),
     onWarn: warn,
   });
   http.on('request', opts.wrap ? opts.wrap(handler, { guard, verifier }) : handler);
 
-  let draining: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
-  const drain = () => {
-    stopping = true;
-    draining ??= sessions.close().then(() => modern.close());
-    return draining;
-  };
   return {
     port,
     url: `http://${authority(opts.address.host, port)}${MCP_PATH}`,
@@ -169,9 +184,9 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     revoke: async (keep) => {
       await Promise.all([sessions.revoke(keep), modern.revoke(keep)]);
     },
-    drain,
+    drain: (asked) => drainer.start({ ...bounds, ...asked }),
     close: () => {
-      closing ??= drain().then(
+      closing ??= drainer.now().then(
         () =>
           new Promise<void>((resolve) => {
             http.close(() => resolve());

@@ -81,6 +81,11 @@ export interface HttpSessionsOptions {
  */
 export class HttpSessions {
   private readonly live = new Map<string, HttpSession>();
+  /**
+   * The open GET streams of every session, to end them in a drain; not those resuming with Last-Event-ID, which
+   * may carry a POST's answer (the drain waits for that as for the POST).
+   */
+  private readonly streams = new Set<ServerResponse>();
   private closed = false;
   private sweep: unknown;
   private readonly clock: CallClock;
@@ -112,6 +117,10 @@ export class HttpSessions {
   /** Hands a request to its session's transport, counting the response as open until it ends. */
   handle(session: HttpSession, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.track(session, res);
+    if (req.method === 'GET' && req.headers['last-event-id'] === undefined) {
+      this.streams.add(res);
+      whenClosed(res, () => this.streams.delete(res));
+    }
     const onShed = (shed: StreamShed) => this.opts.onShed?.(shed, session.id, req.method ?? 'GET');
     return answerWeb(session.transport, req, res, { store: session.store, onShed });
   }
@@ -267,6 +276,17 @@ export class HttpSessions {
       return undefined;
     }
     return session;
+  }
+
+  /**
+   * Ends every session's GET stream and keeps the sessions, whose POSTs in flight go on (a drain). The client
+   * reconnects after `retry`, as after any dropped stream, and its load balancer sends it elsewhere. Resolves
+   * once their responses are closed.
+   */
+  async endStreams(): Promise<void> {
+    const open = [...this.streams];
+    for (const s of this.live.values()) s.transport.closeStandaloneSSEStream();
+    await Promise.all(open.map((res) => new Promise<void>((resolve) => whenClosed(res, resolve))));
   }
 
   /** Ends every session (their SSE streams close) and refuses new ones; idempotent. */

@@ -68,6 +68,11 @@ export class StatelessRequests {
     return this.listens.revoke(keep);
   }
 
+  /** Ends the listen streams (a drain); requests in flight go on. */
+  endListens(): Promise<void> {
+    return this.listens.close();
+  }
+
   /** Ends the listen streams and closes the Gateways kept for reuse; idempotent. */
   async close(): Promise<void> {
     await Promise.all([this.listens.close(), this.pool.close()]);

@@ -54,6 +54,7 @@ describe('serve --http with serve.auth', () => {
     expect([ok.status, ok.headers['content-type']]).toEqual([200, 'application/json']);
     expect(JSON.parse(ok.body)).toMatchObject({ id: 1, result: { serverInfo: { name: 'mcp-supervisor' } } });
     expect((await raw(serve.url, { path: '/healthz' })).status).toBe(200);
+    expect((await raw(serve.url, { path: '/readyz' })).status).toBe(200);
   }, 30_000);
 
   it('checks every call against its token’s scopes', async () => {

@@ -37,7 +37,7 @@ describe('serveHttp: drain', () => {
     streams.push(stream);
     expect(stream.status).toBe(200);
     await until(() => (stream.events.length > 0 ? true : undefined), 10_000, 'the acknowledgement');
-    await within(http.drain(), 10_000, 'the drain did not finish');
+    await within(http.drain({ delayMs: 0 }), 10_000, 'the drain did not finish');
     await within(stream.ended, 10_000, 'the listen stream is still open after the drain');
     const late = await listen2026(url, 2);
     streams.push(late);

@@ -39,6 +39,8 @@ beforeAll(async () => {
   await ensureBuilt();
   const dir = cli.tempDir();
   const written = writeConfig(dir, {
+    // Short, so that SIGTERM's drain ends soon: the clients' GET streams end, and nothing else is in flight.
+    head: ['serve: { drain: { delay: 100ms, timeout: 3s } }'],
     fx: ['allow: [sampling]', 'roots: client'],
     fxFlags: ['--resources', '2', '--logging'],
   });
@@ -261,6 +263,9 @@ describe('serve --http', () => {
     expect((await raw(serve.url, { path: '/healthz', headers: { Host: 'rebind.example' } })).status).toBe(
       403,
     );
+    expect((await raw(serve.url, { path: '/readyz', headers: { Host: 'rebind.example' } })).status).toBe(403);
+    const readyPost = await raw(serve.url, { method: 'POST', path: '/readyz' });
+    expect([readyPost.status, readyPost.headers.allow]).toEqual([405, 'GET, HEAD']);
   }, 30_000);
 
   it('in a session, a body that is not JSON is 400 (-32700) and one over 4 MiB is 413; the session lives on', async () => {
@@ -348,7 +353,7 @@ describe('serve --http', () => {
     call.close();
   }, 30_000);
 
-  it('/healthz shows ids and states only; SIGTERM turns it 503, stops the fleet and exits 0', async () => {
+  it('/healthz shows ids and states only; SIGTERM drains, turns it 503, stops the fleet and exits 0', async () => {
     const health = await raw(serve.url, { path: '/healthz' });
     expect(health.status).toBe(200);
     const body = JSON.parse(health.body) as { status: string; servers: Array<Record<string, unknown>> };
