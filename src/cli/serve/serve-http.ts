@@ -13,6 +13,7 @@ import { openFleet } from '../open-fleet.js';
 import { lineReporter } from '../output/reporter.js';
 import { handleShutdownSignals } from '../shutdown.js';
 import { stateDirPath } from '../store-path.js';
+import { drainLine } from './drain-lines.js';
 import type { ServeFlags } from './flags.js';
 import { makeRunToken, runTokenPath } from './run-token.js';
 import { sessionKeyOf } from './session-key.js';
@@ -22,7 +23,9 @@ import { configTokens, loadTokens } from './tokens.js';
 /**
  * `serve --http`: the fleet over Streamable HTTP (src/gateway/http/), with what only the program has around it:
  * tokens read from the config and its tokens file, `/metrics` on the same port, the control socket, signals and
- * log lines. Ends (exit 0) on SIGINT/SIGTERM: sessions closed, fleet stopped, listener closed.
+ * log lines. Ends (exit 0) on SIGTERM after a drain (`serve.drain`: `/readyz` 503, the delay, requests in flight
+ * finished or cut), on SIGINT at once (sessions closed, calls in flight cut); then the fleet stops and the
+ * listener closes.
  */
 export async function serveHttpCommand(
   configPath: string,
@@ -65,6 +68,8 @@ export async function serveHttpCommand(
 
   const tokensFile = config.serve?.auth?.tokensFile;
   let gateway: HttpGateway | undefined;
+  // Only SIGTERM's drain is told step by step; SIGINT's has no delay and no wait to tell of.
+  let graceful = false;
   // A tokens file is read again when it changes: a token added works, a token taken out ends its sessions.
   const live =
     tokens && tokensFile !== undefined
@@ -90,6 +95,11 @@ export async function serveHttpCommand(
       ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
       onWarn,
       onLog: (message, fields) => reporter.log('info', message, fields),
+      onDrain: (phase) => {
+        if (!graceful) return;
+        const { level, msg, fields } = drainLine(phase);
+        reporter.log(level, msg, fields);
+      },
       // `/metrics` on the same port, behind the same Host check and tokens as `/mcp`.
       wrap: (handler, checks) => withMetrics(handler, { metrics, ...checks, onWarn }),
     });
@@ -124,13 +134,16 @@ export async function serveHttpCommand(
   const done = new Promise<number>((resolve) => {
     finish = resolve;
   });
-  const shutdown = (why: string) => {
+  const shutdown = (why: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     reporter.log('info', 'stopping', { why });
+    // SIGTERM is how an orchestrator retires an instance: its load balancer is told (`/readyz`) before anything
+    // ends. SIGINT is a person at a terminal, who wants it stopped now.
+    graceful = why === 'SIGTERM';
     void (async () => {
       live?.close();
-      await http.drain();
+      await (graceful ? http.drain() : http.drain({ delayMs: 0, timeoutMs: 0 }));
       await sup.stop();
       stopped = true;
       await closeControl();
