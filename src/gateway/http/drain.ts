@@ -84,13 +84,17 @@ export class Drain {
     const say = this.steps.onPhase ?? (() => {});
     this.readyNow = false;
     say({ code: 'UNREADY', delayMs: bounds.delayMs });
-    await this.wait(bounds.delayMs);
+    await this.wait(bounds.delayMs).done;
     // Idle keep-alive connections stay open: closing one races a request being sent down it, which then fails
     // with nothing said; a request on it now gets a 503 with `Connection: close` instead.
     this.accepting = false;
-    await this.steps.endStreams();
+    // The timeout runs from here and bounds every wait after, the ending of a stream whose client reads nothing too.
+    const deadline = this.wait(bounds.timeoutMs);
+    await Promise.race([this.steps.endStreams(), deadline.done]);
     say({ code: 'REFUSING', inFlight: this.inFlight.size, timeoutMs: bounds.timeoutMs });
-    await Promise.race([this.wait(bounds.timeoutMs), this.empty()]);
+    await Promise.race([deadline.done, this.empty()]);
+    // A timer left running would hold a host's process open for the rest of the timeout.
+    deadline.stop();
     const left = this.inFlight.size;
     say(left === 0 ? { code: 'FINISHED' } : { code: 'CUT', cut: left });
     // Ending the sessions ends their transports' answers; a response still open after that (an answer held for
@@ -105,18 +109,20 @@ export class Drain {
     return new Promise((resolve) => this.emptied.push(resolve));
   }
 
-  /** Waits `ms`, or less if the host stops at once. */
-  private wait(ms: number): Promise<void> {
+  /** Waits `ms`, or less if the host stops at once or `stop` is called. */
+  private wait(ms: number): { done: Promise<void>; stop: () => void } {
     const { signal } = this.cut;
-    if (ms <= 0 || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
+    if (ms <= 0 || signal.aborted) return { done: Promise.resolve(), stop: () => {} };
+    let stop = () => {};
+    const done = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => stop(), ms);
+      stop = () => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', done);
+        signal.removeEventListener('abort', stop);
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done);
+      signal.addEventListener('abort', stop);
     });
+    return { done, stop: () => stop() };
   }
 }

@@ -73,6 +73,21 @@ describe('serveHttp: drain', () => {
     ]);
   }, 30_000);
 
+  it('cuts a call still running at the timeout: its answer never comes, and the drain ends', async () => {
+    const { sup, http, phases } = await serve({ delayMs: 0, timeoutMs: 300 });
+    const url = new URL(http.url);
+    const stop = sup.onCall(() => {});
+    const call = modernCall(url, 'fx.hang', {}).then(
+      (r) => r.body,
+      (err: Error) => err.message,
+    );
+    await until(() => (sup.load()[0]?.callsInFlight === 1 ? true : undefined), 10_000, 'the call under way');
+    await http.drain();
+    expect(await call).not.toContain('"result"');
+    expect(phases.at(-1)).toEqual({ code: 'CUT', cut: 1 });
+    stop();
+  }, 30_000);
+
   it('is one drain however often asked; close() during its delay stops at once', async () => {
     const { http, url, phases } = await serve({ delayMs: 60_000, timeoutMs: 60_000 });
     expect(await status(url, '/readyz')).toBe(200);
