@@ -115,8 +115,11 @@ describe('the Kubernetes manifests in deploy/kubernetes', () => {
 
   it("hold a config the program reads, whose token file is the tokens Secret's, and the session key from a Secret", () => {
     const text = configMap.data?.['config.yaml'] ?? '';
-    const reading = readConfig(text, { source: 'config.yaml', env: {}, baseDir: '/etc/mcp-supervisor' });
+    // The pod's environment: the session key comes from its Secret (any 32 bytes here).
+    const env = { MCP_SESSION_KEY: 'ab'.repeat(32) };
+    const reading = readConfig(text, { source: 'config.yaml', env, baseDir: '/etc/mcp-supervisor' });
     expect(reading.problems).toEqual([]);
+    expect(reading.config?.serve?.sessionKey).toBe(env.MCP_SESSION_KEY);
     const written = parse(text) as { serve: { auth: { tokens: { token: string }[] } } };
     const [tokenRef] = written.serve.auth.tokens.map((t) => t.token);
     const tokenFile = /^\$\{file:(.+)\/([^/]+)\}$/.exec(tokenRef ?? '');
