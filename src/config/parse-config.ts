@@ -241,6 +241,7 @@ function serveSecretPlaces(
     else
       sink.at(
         at,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the message names the reference syntax
         'a ${file:…} or ${keyring:…} secret is read in serve only as a token of serve.auth.tokens or as sessionKey',
         'SECRET_PLACE',
       );
@@ -274,6 +275,7 @@ function secretFields(
     else
       sink.at(
         at,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the message names the reference syntax
         'a ${file:…} or ${keyring:…} secret is read only in env, args, headers and url (write the value, or use ${VAR})',
         'SECRET_PLACE',
       );
