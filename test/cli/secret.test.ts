@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { describeKeyring } from '../secrets/keyring-facts.js';
+import { describeKeyring, useKeyringBus } from '../secrets/keyring-facts.js';
 import { cliProcesses, ensureBuilt, FIXTURE } from './helpers.js';
 import { hasScript, terminals } from './terminal.js';
 
@@ -26,15 +26,7 @@ function expectOneLine(stderr: string): void {
 
 describeKeyring('mcp-supervisor secret', (bus) => {
   const env = { DBUS_SESSION_BUS_ADDRESS: bus };
-  // The terminal runs the CLI with this process's environment: it must reach the private bus too.
-  const before = process.env['DBUS_SESSION_BUS_ADDRESS'];
-  beforeAll(() => {
-    process.env['DBUS_SESSION_BUS_ADDRESS'] = bus;
-  });
-  afterAll(() => {
-    if (before === undefined) delete process.env['DBUS_SESSION_BUS_ADDRESS'];
-    else process.env['DBUS_SESSION_BUS_ADDRESS'] = before;
-  });
+  useKeyringBus(bus);
   const item = () => `mcp-supervisor-test-${randomUUID()}/deploy`;
 
   /** What secret-tool finds for the item, or undefined when it finds none. */

@@ -1,4 +1,4 @@
-import { describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,4 +23,19 @@ export function describeKeyring(name: string, body: (bus: string) => void): void
   const bus = testKeyring();
   if (bus === undefined) describe.skip(name, () => {});
   else describe(name, () => body(bus));
+}
+
+/**
+ * Points this process's keyring calls at the private bus for the tests of the enclosing `describe` (the library
+ * reads the address at its first call), and puts the variable back after them.
+ */
+export function useKeyringBus(bus: string): void {
+  const before = process.env['DBUS_SESSION_BUS_ADDRESS'];
+  beforeAll(() => {
+    process.env['DBUS_SESSION_BUS_ADDRESS'] = bus;
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env['DBUS_SESSION_BUS_ADDRESS'];
+    else process.env['DBUS_SESSION_BUS_ADDRESS'] = before;
+  });
 }

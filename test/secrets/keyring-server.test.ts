@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { deleteKeyring, storeKeyring } from '../../src/secrets/keyring.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
-import { describeKeyring } from './keyring-facts.js';
+import { describeKeyring, useKeyringBus } from './keyring-facts.js';
 
 const f = fleets();
 afterEach(() => f.reap());
@@ -19,17 +19,14 @@ const keyed = (id: string, ref: string) => ({
 });
 
 describeKeyring('a ${keyring:…} secret', (bus) => {
-  const before = process.env['DBUS_SESSION_BUS_ADDRESS'];
+  useKeyringBus(bus);
   const service = `mcp-supervisor-test-${randomUUID()}`;
   const value = `kr-${randomUUID()}`;
   beforeAll(async () => {
-    process.env['DBUS_SESSION_BUS_ADDRESS'] = bus;
     expect(await storeKeyring(service, 'ci', value)).toEqual({ ok: true });
   });
   afterAll(async () => {
     await deleteKeyring(service, 'ci');
-    if (before === undefined) delete process.env['DBUS_SESSION_BUS_ADDRESS'];
-    else process.env['DBUS_SESSION_BUS_ADDRESS'] = before;
   });
 
   it('is read from the keyring when its server starts; one that is missing fails only its server', async () => {

@@ -8,20 +8,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deleteKeyring, readKeyring, storeKeyring } from '../../src/secrets/keyring.js';
-import { describeKeyring } from './keyring-facts.js';
+import { describeKeyring, useKeyringBus } from './keyring-facts.js';
 
 const run = promisify(execFile);
 
 describeKeyring('the OS keyring, on a private Secret Service', (bus) => {
-  const before = process.env['DBUS_SESSION_BUS_ADDRESS'];
-  // Read at each call: this process's keyring calls reach the private bus, never the user's own.
-  beforeAll(() => {
-    process.env['DBUS_SESSION_BUS_ADDRESS'] = bus;
-  });
-  afterAll(() => {
-    if (before === undefined) delete process.env['DBUS_SESSION_BUS_ADDRESS'];
-    else process.env['DBUS_SESSION_BUS_ADDRESS'] = before;
-  });
+  // This process's keyring calls reach the private bus, never the user's own.
+  useKeyringBus(bus);
   const env = () => ({ ...process.env, DBUS_SESSION_BUS_ADDRESS: bus });
   const service = () => `mcp-supervisor-test-${randomUUID()}`;
 

@@ -3,17 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deleteKeyring, storeKeyring } from '../../src/secrets/keyring.js';
 import { readSecret } from '../../src/secrets/read.js';
-import { describeKeyring } from './keyring-facts.js';
+import { describeKeyring, useKeyringBus } from './keyring-facts.js';
 
 describeKeyring('a ${keyring:…} secret, read as a start reads it', (bus) => {
-  const before = process.env['DBUS_SESSION_BUS_ADDRESS'];
-  beforeAll(() => {
-    process.env['DBUS_SESSION_BUS_ADDRESS'] = bus;
-  });
-  afterAll(() => {
-    if (before === undefined) delete process.env['DBUS_SESSION_BUS_ADDRESS'];
-    else process.env['DBUS_SESSION_BUS_ADDRESS'] = before;
-  });
+  useKeyringBus(bus);
 
   it('gives the item’s value, and names the reference as written when there is no item', async () => {
     const service = `mcp-supervisor-test-${randomUUID()}`;
