@@ -46,7 +46,8 @@ describeEngine('the image of deploy/Containerfile', (engine) => {
     const c = await docker.createContainer({
       Image: tag,
       Cmd: cmd,
-      Env: ['MCP_SESSION_KEY=deploy-test-session-key'],
+      // A key as the Secret holds one: 32 bytes in hex.
+      Env: [`MCP_SESSION_KEY=${'ab'.repeat(32)}`],
       ExposedPorts: { '8080/tcp': {} },
       HostConfig: { ReadonlyRootfs: true, Binds: binds, Tmpfs: { [mountOf('state')]: 'rw' }, ...host },
     });

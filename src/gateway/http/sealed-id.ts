@@ -32,8 +32,10 @@ export function sealSession(key: Buffer, session: SealedSession): string {
  */
 export function openSession(key: Buffer, id: string, now: number): SealedSession | undefined {
   if (!id.startsWith(PREFIX) || id.length > 16 * 1024) return undefined;
-  const raw = Buffer.from(id.slice(PREFIX.length), 'base64url');
-  if (raw.length < IV_BYTES + TAG_BYTES + 2) return undefined;
+  const text = id.slice(PREFIX.length);
+  const raw = Buffer.from(text, 'base64url');
+  // Only the one spelling we write: unused low bits of the last character would otherwise name the same bytes.
+  if (raw.length < IV_BYTES + TAG_BYTES + 2 || raw.toString('base64url') !== text) return undefined;
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
