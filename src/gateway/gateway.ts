@@ -17,6 +17,7 @@ import { relayProgress } from './progress.js';
 import { GatewayPrompts } from './prompts-logging.js';
 import { toolCallAnswer } from './render-outcome.js';
 import { GatewayResources } from './resources.js';
+import { type CallerRounds, RoundSeal } from './seal/round-seal.js';
 import { GATEWAY_TASKS, GatewayTasks } from './tasks.js';
 import { declaresTasks, tasksRequired } from './tasks-2026.js';
 
@@ -54,6 +55,11 @@ export interface GatewayOptions {
    * request made meanwhile is put to this client alone. Unset for `serve` on stdio, which has one client.
    */
   caller?: Omit<CallerRef, 'requestId'>;
+  /**
+   * Seals the `requestState` of the input rounds handed to 2026 clients (bound to `caller`'s principal); by
+   * default under a key of this process. `serve --http` gives one under its session key, shared by replicas.
+   */
+  rounds?: RoundSeal;
 }
 
 /**
@@ -71,6 +77,7 @@ export class Gateway {
   private readonly prompts: GatewayPrompts;
   private readonly resources: GatewayResources;
   private readonly tasks: GatewayTasks;
+  private readonly rounds: CallerRounds;
 
   constructor(
     private readonly sup: Fleet,
@@ -85,6 +92,7 @@ export class Gateway {
       logging: true,
       tasks: GATEWAY_TASKS,
     });
+    this.rounds = (opts.rounds ?? new RoundSeal(undefined)).forCaller(opts.caller?.principal ?? null);
     // Prompts, completions and logging are trimmed from the answer when no server offers them (GatewayPrompts).
     this.server = new Server({ name: opts.name, version: opts.version }, { capabilities });
     this.server.oninitialized = () => {
@@ -95,12 +103,14 @@ export class Gateway {
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
       callerOf: (requestId) => this.callerOf(requestId),
+      rounds: this.rounds,
     });
     this.resources = new GatewayResources(this.server, sup, {
       settled: () => settled(this.started, this.opts.listWaitMs ?? 10_000),
       debounceMs: opts.debounceMs ?? 50,
       onWarn: opts.onWarn,
       callerOf: (requestId) => this.callerOf(requestId),
+      rounds: this.rounds,
     });
     this.tasks = new GatewayTasks(this.server, sup, {
       onWarn: opts.onWarn,
@@ -140,14 +150,16 @@ export class Gateway {
       return { tools, ...fleetCacheHint(request.params, this.sup.listCacheHint()) };
     });
     this.server.setRequestHandler(CallToolRetrySchema, async (request, extra) => {
-      const { name, arguments: args } = request.params;
-      const scopes = this.opts.scopes ?? [];
-      const progress = relayProgress(request.params._meta, extra, this.opts.onWarn);
-      const cap = this.opts.maxResultBytes;
       const modern = is2026Request(request.params);
-      if (request.params.task && !modern) {
+      // A 2026 retry's sealed requestState is opened (or the request refused) before anything else is done.
+      const params = modern ? this.rounds.open(request.params) : request.params;
+      const { name, arguments: args } = params;
+      const scopes = this.opts.scopes ?? [];
+      const progress = relayProgress(params._meta, extra, this.opts.onWarn);
+      const cap = this.opts.maxResultBytes;
+      if (params.task && !modern) {
         // The server answers at once with a task; its result is fetched later with tasks/result.
-        return this.tasks.call(name, args, request.params.task, {
+        return this.tasks.call(name, args, params.task, {
           ...this.callerOf(extra.requestId),
           signal: extra.signal,
           scopes,
@@ -161,20 +173,20 @@ export class Gateway {
           (await settled(this.started, this.opts.listWaitMs ?? 10_000).then(() =>
             this.tasks.modern.support(name),
           ));
-        const declared = declaresTasks(request.params);
+        const declared = declaresTasks(params);
         if (support === 'required' && !declared) throw tasksRequired(`tool '${name}'`);
         if (support !== undefined && support !== 'forbidden' && declared) {
           const call = {
-            ...frontCallOptions(request.params),
+            ...frontCallOptions(params),
             ...this.callerOf(extra.requestId),
             signal: extra.signal,
             scopes,
           };
-          return this.tasks.modern.create(name, args, call);
+          return this.rounds.seal(await this.tasks.modern.create(name, args, call));
         }
       }
       const opts = {
-        ...frontCallOptions(request.params),
+        ...frontCallOptions(params),
         ...this.callerOf(extra.requestId),
         signal: extra.signal,
         scopes,
@@ -187,7 +199,9 @@ export class Gateway {
         : await frontToolCall(this.sup, this.front(extra), name, args, opts);
       const answer = toolCallAnswer(name, outcome, modern ? '2026' : '2025');
       // A round passed on goes out as the server sent it (a copy: the SDK's result type wants an open object).
-      return 'resultType' in answer ? { ...answer } : this.resources.rewriteLinks(name, answer);
+      return 'resultType' in answer
+        ? this.rounds.seal({ ...answer })
+        : this.resources.rewriteLinks(name, answer);
     });
     this.unsubscribe = sup.subscribe((e) => {
       if (e.type === 'tools' || e.type === 'state') this.schedule();

@@ -14,6 +14,7 @@ import { fleetCacheHint, frontCallOptions, GetPromptRetrySchema, is2026Request }
 import { frontPrompt, frontRequest } from './input-required-2025.js';
 import { prompt2026 } from './input-required-2026.js';
 import { rpcError } from './render-outcome.js';
+import type { CallerRounds } from './seal/round-seal.js';
 
 /** The kinds beside tools that `serve` declares only when some server of the fleet offers them at the handshake. */
 const OPTIONAL = ['prompts', 'completions', 'logging'] as const;
@@ -27,6 +28,8 @@ export interface GatewayPromptsOptions {
   debounceMs: number;
   /** The caller a request of this client names (see `Gateway`'s `caller`), by the request's id. */
   callerOf?: (requestId: string | number) => { caller?: string };
+  /** Seals the input rounds handed to a 2026 client and opens its retries (see `Gateway`'s `rounds`). */
+  rounds?: CallerRounds | undefined;
   onWarn?: ((message: string) => void) | undefined;
 }
 
@@ -57,15 +60,17 @@ export class GatewayPrompts {
       return { prompts, ...fleetCacheHint(request.params, sup.listCacheHint('prompts')) };
     });
     server.setRequestHandler(GetPromptRetrySchema, async (request, extra) => {
-      const { name, arguments: args } = request.params;
+      const modern = is2026Request(request.params);
+      const params = modern && opts.rounds ? opts.rounds.open(request.params) : request.params;
+      const { name, arguments: args } = params;
       // A 2026 client's input round, as for tools/call: its capabilities declared, its retry sent on as given. A
       // 2025 client is asked by serve with the 2025 requests it declared.
       const named = opts.callerOf?.(extra.requestId) ?? {};
-      const out = is2026Request(request.params)
-        ? await prompt2026(sup, name, args, { ...frontCallOptions(request.params), ...named })
-        : await frontPrompt(sup, { ...frontRequest(server, extra, request.params), ...named }, name, args);
+      const out = modern
+        ? await prompt2026(sup, name, args, { ...frontCallOptions(params), ...named })
+        : await frontPrompt(sup, { ...frontRequest(server, extra, params), ...named }, name, args);
       if (!out.ok) throw rpcError(out);
-      return out.result as never;
+      return (modern && opts.rounds ? opts.rounds.seal(out.result) : out.result) as never;
     });
     server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
       const { ref, argument, context } = request.params;

@@ -14,6 +14,7 @@ import { fleetCacheHint, frontCallOptions, is2026Request, ReadResourceRetrySchem
 import { frontRead, frontRequest } from './input-required-2025.js';
 import { read2026 } from './input-required-2026.js';
 import { rpcError } from './render-outcome.js';
+import type { CallerRounds } from './seal/round-seal.js';
 
 /** The `data` key under which a JSON-RPC error of `serve` carries the failure's code. */
 
@@ -26,6 +27,8 @@ export interface ResourcesOptions {
   debounceMs: number;
   /** The caller a request of this client names (see `Gateway`'s `caller`), by the request's id. */
   callerOf?: (requestId: string | number) => { caller?: string };
+  /** Seals the input rounds handed to a 2026 client and opens its retries (see `Gateway`'s `rounds`). */
+  rounds?: CallerRounds | undefined;
   onWarn?: ((message: string) => void) | undefined;
 }
 
@@ -68,15 +71,17 @@ export class GatewayResources {
     });
     server.setRequestHandler(ReadResourceRetrySchema, async (request, extra) => {
       await opts.settled();
-      const { uri } = request.params;
-      // A 2026 client answers a read's input rounds itself (its retry sent on as given); for a 2025 one, serve
-      // asks it with the 2025 requests it declared.
+      // A 2026 client answers a read's input rounds itself (its retry's sealed state opened first); for a 2025
+      // one, serve asks it with the 2025 requests it declared.
       const modern = is2026Request(request.params);
+      const params = modern && opts.rounds ? opts.rounds.open(request.params) : request.params;
+      const { uri } = params;
       const named = opts.callerOf?.(extra.requestId) ?? {};
       const out = modern
-        ? await read2026(sup, uri, { ...frontCallOptions(request.params), ...named })
-        : await frontRead(sup, { ...frontRequest(server, extra, request.params), ...named }, uri);
-      if (!out.ok && modern && out.code === 'INPUT_REQUIRED' && out.input) return out.input as never;
+        ? await read2026(sup, uri, { ...frontCallOptions(params), ...named })
+        : await frontRead(sup, { ...frontRequest(server, extra, params), ...named }, uri);
+      if (!out.ok && modern && out.code === 'INPUT_REQUIRED' && out.input)
+        return (opts.rounds ? opts.rounds.seal(out.input) : out.input) as never;
       if (!out.ok) throw rpcError(out);
       return { contents: out.contents as never, ...(out._meta ? { _meta: out._meta } : {}) };
     });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { describeKeyring, useKeyringBus } from '../secrets/keyring-facts.js';
 import { cliProcesses, ensureBuilt, FIXTURE } from './helpers.js';
 import { hasScript, terminals } from './terminal.js';

@@ -32,20 +32,21 @@ afterAll(async () => {
 });
 
 describe('input_required on resources/read through serve', () => {
-  it("a 2026 client gets the read's input_required with requestState as given, and its retry reaches the same server", async () => {
+  it("a 2026 client gets the read's input_required with requestState sealed, and its retry reaches the same server with the server's own", async () => {
     // Two servers list the same URI: n's is the fleet's qualified form (docs/registry.md), which routes to n.
     const vault = 'mcp-supervisor://n/fixture%3A%2F%2Fvault';
     const first = await send('resources/read', { uri: vault, _meta: envelope });
+    // The state the client holds is sealed (r1.): the server's own is inside, and only serve can read it.
     expect(first.result).toEqual({
       resultType: 'input_required',
       inputRequests: { unlock: expect.objectContaining({ method: 'elicitation/create' }) },
-      requestState: VAULT_STATE,
+      requestState: expect.stringMatching(/^r1\.[A-Za-z0-9_-]+$/),
     });
     const inputResponses = { unlock: { action: 'accept', content: { ok: true } } };
     const retry = await send('resources/read', {
       uri: vault,
       inputResponses,
-      requestState: VAULT_STATE,
+      requestState: (first.result as { requestState: string }).requestState,
       _meta: envelope,
     });
     // The fixture tells the state as it came back: byte for byte the one it gave out.

@@ -6,7 +6,7 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { deleteKeyring, readKeyring, storeKeyring } from '../../src/secrets/keyring.js';
 import { describeKeyring, useKeyringBus } from './keyring-facts.js';
 

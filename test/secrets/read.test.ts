@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${keyring:…} references are written literally on purpose
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { deleteKeyring, storeKeyring } from '../../src/secrets/keyring.js';
 import { readSecret } from '../../src/secrets/read.js';
 import { describeKeyring, useKeyringBus } from './keyring-facts.js';

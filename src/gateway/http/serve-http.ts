@@ -5,6 +5,7 @@ import type { CallClock } from '../../protocol/call-clock.js';
 import { firstClientStart, resultCap, type ServeOptions } from '../create-gateway.js';
 import type { Fleet } from '../fleet.js';
 import { Gateway } from '../gateway.js';
+import { RoundSeal } from '../seal/round-seal.js';
 import { authority, type HttpAddress } from './address.js';
 import type { BearerVerifier, Caller } from './auth.js';
 import { DEFAULT_DRAIN, Drain, type DrainBounds, type DrainPhase } from './drain.js';
@@ -95,6 +96,10 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
   const front = new FrontClients(fleet);
   const { started, begin } = firstClientStart(fleet);
   let made = 0;
+  // One seal for every Gateway here: a 2026 client's retry may come back on any of them (or, with the session
+  // key, on any replica).
+  const { clock } = opts;
+  const rounds = new RoundSeal(opts.sessionKey, clock ? () => clock.now() : Date.now);
   // Every call a Gateway makes names its caller: the credential, the session (a 2026 request has none) and the
   // client's request, so a server's request made meanwhile goes to that client alone (front-clients.ts).
   const gatewayFor = (caller: Caller | undefined, session: boolean) => {
@@ -111,6 +116,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
       ...(opts.onWarn ? { onWarn: opts.onWarn } : {}),
       onClient: begin,
       caller: { principal, session: session ? key : null },
+      rounds,
       frontClient: (server: McpServer) => {
         if (session) front.add(server, key, principal);
       },

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { httpClient, MCP_POST, raw, startHttpServe } from '../../gateway/http/helpers.js';
+import { httpClient, MCP_POST, MODERN, raw, startHttpServe } from '../../gateway/http/helpers.js';
+import { ENVELOPE_2026 } from '../../gateway/raw-front.js';
 import { serveClients } from '../../gateway/serve-helpers.js';
 import { writeFixtureConfig } from '../helpers.js';
 
@@ -90,6 +91,53 @@ describe('sealed session ids (serve.sessionKey, --session-key-file)', () => {
       });
     expect((await call(b.url, one)).status).toBe(200);
     expect((await call(b.url, two)).status).toBe(404);
+  }, 60_000);
+
+  it("a 2026 input round handed out by one replica is answered on another; another token's retry is refused", async () => {
+    const dir = cli.tempDir();
+    const [one, two] = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
+    const config = writeFixtureConfig(
+      dir,
+      [{ id: 'fx', flags: ['--input-required', '1'], extra: '    allow: [elicitation]' }],
+      `serve:\n  sessionKey: "${randomBytes(32).toString('hex')}"\n  auth:\n    tokens: [{ token: "${one}" }, { token: "${two}" }]\n`,
+    );
+    const a = await startHttpServe(cli, config);
+    const b = await startHttpServe(cli, config);
+    const call = async (url: URL, token: string, extra: Record<string, unknown> = {}) => {
+      const params = { name: 'fx.ask_first', arguments: { text: 'ship' }, _meta: ENVELOPE_2026, ...extra };
+      const r = await raw(url, {
+        method: 'POST',
+        headers: {
+          ...MCP_POST,
+          Authorization: `Bearer ${token}`,
+          'MCP-Protocol-Version': MODERN,
+          'Mcp-Method': 'tools/call',
+          'Mcp-Name': 'fx.ask_first',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+      });
+      const json = /^data: (.*)$/m.exec(r.body)?.[1] ?? r.body;
+      return JSON.parse(json) as { result?: Record<string, unknown>; error?: Record<string, unknown> };
+    };
+    const round = await call(a.url, one);
+    expect(round.result).toMatchObject({
+      resultType: 'input_required',
+      requestState: expect.stringMatching(/^r1\./),
+    });
+    const retry = {
+      inputResponses: { confirm_1: { action: 'accept', content: { name: 'ada' } } },
+      requestState: round.result?.requestState,
+    };
+    // Another token, on either replica: refused by serve, as the spec asks, before any server sees it.
+    for (const url of [a.url, b.url])
+      expect((await call(url, two, retry)).error).toMatchObject({
+        code: -32602,
+        data: { 'mcp-supervisor/code': 'REQUEST_STATE_REFUSED' },
+      });
+    // The same token on the other replica: the server gets its own state back and completes.
+    expect((await call(b.url, one, retry)).result).toMatchObject({
+      content: [{ type: 'text', text: expect.stringMatching(/^ship confirmed by ada after 1 rounds/) }],
+    });
   }, 60_000);
 
   it('a key that is not 32 bytes is a located config error', async () => {
