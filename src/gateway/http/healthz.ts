@@ -22,12 +22,16 @@ export function healthReport(
 
 /** What `GET /readyz` answers: whether new clients should be sent here. */
 export interface ReadyReport {
-  status: 'ready' | 'draining';
+  status: 'starting' | 'ready' | 'draining';
 }
 
-/** 200 while work is taken, 503 from the moment a drain begins (a load balancer then sends no new clients). */
-export function readyReport(ready: boolean): { httpStatus: 200 | 503; body: ReadyReport } {
-  return ready
+/**
+ * 200 while work is taken: once the fleet's first start settled (a call sent sooner could find its tool not yet
+ * listed), until a drain begins — 503 before and after, so a load balancer sends work only where it can be done.
+ */
+export function readyReport(taking: boolean, up: boolean): { httpStatus: 200 | 503; body: ReadyReport } {
+  if (!taking) return { httpStatus: 503, body: { status: 'draining' } };
+  return up
     ? { httpStatus: 200, body: { status: 'ready' } }
-    : { httpStatus: 503, body: { status: 'draining' } };
+    : { httpStatus: 503, body: { status: 'starting' } };
 }

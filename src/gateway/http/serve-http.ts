@@ -95,6 +95,13 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
   const { config } = fleet;
   const front = new FrontClients(fleet);
   const { started, begin } = firstClientStart(fleet);
+  let up = false;
+  started.then(
+    () => {
+      up = true;
+    },
+    () => {},
+  );
   let made = 0;
   // One seal for every Gateway here: a 2026 client's retry may come back on any of them (or, with the session
   // key, on any replica).
@@ -176,7 +183,11 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     sessions,
     modern,
     health: () => healthReport(fleet.status(), drainer.done),
-    ready: () => readyReport(drainer.ready),
+    ready: () => {
+      // A readiness probe is the sign that work is coming: it starts the fleet, as a first client would.
+      if (!up) begin();
+      return readyReport(drainer.ready, up);
+    },
     admit: (res) => drainer.admit(res),
     onWarn: warn,
   });

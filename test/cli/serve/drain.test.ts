@@ -67,7 +67,12 @@ describe('serve --http on SIGTERM', () => {
   it('turns /readyz 503 at once, keeps /healthz 200, lets a call past the delay finish, refuses new work, ends a GET stream, exits 0', async () => {
     const { config } = drainConfig('300ms', '20s');
     const serve = await startHttpServe(cli, config);
-    expect(await status(serve.url, '/readyz')).toBe(200);
+    // Ready once the fleet is up (the probe itself starts it).
+    await until(
+      async () => ((await status(serve.url, '/readyz')) === 200 ? true : undefined),
+      10_000,
+      'ready',
+    );
     const session = await openSession(serve.url);
     const get = await sse(serve.url, { headers: { Accept: 'text/event-stream', ...session } });
     expect(get.status).toBe(200);

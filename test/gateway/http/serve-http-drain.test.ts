@@ -88,9 +88,26 @@ describe('serveHttp: drain', () => {
     stop();
   }, 30_000);
 
+  it('is 503 starting until the fleet is up, which asking for it begins; then ready', async () => {
+    const { sup, url } = await serve({ delayMs: 0, timeoutMs: 1000 });
+    const first = await raw(url, { path: '/readyz' });
+    expect([first.status, JSON.parse(first.body)]).toEqual([503, { status: 'starting' }]);
+    // No client came: the probe alone started the fleet, and readiness follows it being up.
+    await until(() => (sup.status()[0]?.state === 'ready' ? true : undefined), 10_000, 'the fleet up');
+    await until(
+      async () => ((await status(url, '/readyz')) === 200 ? true : undefined),
+      10_000,
+      '/readyz 200',
+    );
+  });
+
   it('is one drain however often asked; close() during its delay stops at once', async () => {
     const { http, url, phases } = await serve({ delayMs: 60_000, timeoutMs: 60_000 });
-    expect(await status(url, '/readyz')).toBe(200);
+    await until(
+      async () => ((await status(url, '/readyz')) === 200 ? true : undefined),
+      10_000,
+      '/readyz 200',
+    );
     const first = http.drain();
     expect(http.drain({ delayMs: 0 })).toBe(first);
     const ready = await raw(url, { path: '/readyz' });
