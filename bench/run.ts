@@ -17,6 +17,7 @@ const BENCHES: Bench[] = [
   { name: 'vs-sdk', file: './vs-sdk.ts', exportName: 'runVsSdkBench' },
   { name: 'serve-http', file: './serve-http.ts', exportName: 'runServeHttpBench' },
   { name: 'containers', file: './containers.ts', exportName: 'runContainersBench' },
+  { name: 'load-balancer', file: './load-balancer.ts', exportName: 'runLoadBalancerBench' },
 ];
 
 /** How long a finished benchmark may take to let go of its handles before that counts as a leak. */

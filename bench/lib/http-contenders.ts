@@ -68,11 +68,11 @@ async function stopChild(child: ChildProcess): Promise<void> {
 /**
  * `mcp-supervisor serve CONFIG --http 127.0.0.1:0`, the real CLI (dist/ when `from` is dist, else the sources
  * through tsx; or another build's `main`) over one fixture server `fx` with health pings off, its trust store and
- * state in a temp dir. `nodeArgs` go to its node (`--cpu-prof`, say).
+ * state in a temp dir. `nodeArgs` go to its node (`--cpu-prof`, say); `configHead` goes before `servers:`.
  */
 export async function startServeHttp(
   from: 'dist' | 'src',
-  opts: { nodeArgs?: string[]; serveArgs?: string[]; main?: string } = {},
+  opts: { nodeArgs?: string[]; serveArgs?: string[]; main?: string; configHead?: string; port?: number } = {},
 ): Promise<HttpServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sup-http-bench-'));
   const config = join(dir, 'fleet.yaml');
@@ -80,6 +80,7 @@ export async function startServeHttp(
   writeFileSync(
     config,
     [
+      ...(opts.configHead ? [opts.configHead] : []),
       'servers:',
       '  fx:',
       `    command: ${q(process.execPath)}`,
@@ -101,7 +102,7 @@ export async function startServeHttp(
     'serve',
     config,
     '--http',
-    '127.0.0.1:0',
+    `127.0.0.1:${opts.port ?? 0}`,
     '--trust-all',
     '--no-auth',
     '--store',
