@@ -72,6 +72,7 @@ const PUBLIC = [
   'reapAll',
   'scopeGrants',
   'serveHttp',
+  'replicaTaskIds',
   'serverMachine',
   'startUiServer',
   'supervisorMachine',

@@ -14,6 +14,8 @@ export interface OpenFleetOptions {
   inspect?: SupervisorOptions['inspect'];
   /** `serve`: its 2026 clients answer a task's questions by polling (the tasks extension). */
   declareTaskQuestions?: boolean;
+  /** `serve --http` with a session key: task ids that tell a sibling replica's from none. */
+  taskIds?: SupervisorOptions['taskIds'];
 }
 
 /**
@@ -41,6 +43,7 @@ export function openFleet(
       logger: reporter.logger(),
       ...(opts.inspect ? { inspect: opts.inspect } : {}),
       ...(opts.declareTaskQuestions ? { declareTaskQuestions: true } : {}),
+      ...(opts.taskIds ? { taskIds: opts.taskIds } : {}),
     });
   } catch (err) {
     // A config that forces a containment this machine lacks (one line, as `check` reports it at its key), or a

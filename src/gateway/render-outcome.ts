@@ -21,6 +21,7 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   UNKNOWN_REF: ErrorCode.InvalidParams,
   UNKNOWN_TASK: ErrorCode.InvalidParams,
   TASK_LOST: ErrorCode.InvalidParams,
+  TASK_ELSEWHERE: ErrorCode.InvalidParams,
   FORBIDDEN: ErrorCode.InvalidParams,
   UNKNOWN_RESOURCE: RESOURCE_NOT_FOUND,
   NOT_SUPPORTED: ErrorCode.MethodNotFound,
@@ -41,14 +42,17 @@ export interface RenderedFailure {
 /**
  * A failure as the JSON-RPC error a client expects (see the table), our code in `data` with the server and URI
  * it concerns. A server's own error keeps its code, and its `data` object beside ours. `verbatim` passes a
- * server's error on exactly as it sent it and adds nothing (the 2026 tasks extension relays a task's error so).
+ * server's error on exactly as it sent it and adds nothing (the 2026 tasks extension relays a task's error so);
+ * one of our own then carries only its code in `data`.
  */
 export function rpcError(f: RenderedFailure, opts: { verbatim?: boolean } = {}): RpcError {
   const remote = f.code === 'REMOTE_ERROR' && f.rpcCode !== undefined;
   if (opts.verbatim) {
     return remote
       ? new RpcError(f.rpcCode as number, f.rpcMessage ?? f.message, f.rpcData)
-      : new RpcError(RPC_CODE_OF[f.code] ?? ErrorCode.InternalError, f.message);
+      : new RpcError(RPC_CODE_OF[f.code] ?? ErrorCode.InternalError, f.message, {
+          [OUTCOME_CODE_META_KEY]: f.code,
+        });
   }
   const data = {
     [OUTCOME_CODE_META_KEY]: f.code,

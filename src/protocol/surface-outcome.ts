@@ -12,6 +12,8 @@ export type SurfaceErrorCode =
   | 'UNKNOWN_TASK'
   /** A list cursor the fleet did not hand out, or one naming a server no longer in it. */
   | 'INVALID_CURSOR'
+  /** The task was made by another replica of `serve --http` (one with the same session key): ask that one. */
+  | 'TASK_ELSEWHERE'
   /** The task's server restarted or stopped since it created the task: that run, and its tasks, are gone. */
   | 'TASK_LOST'
   /** The server (or no server of the fleet) declares the capability the request needs. */

@@ -6,6 +6,7 @@ import type { SupervisorClock } from './clock.js';
 import type { InputHandler } from './input-required/rounds.js';
 import type { SupervisorLogger } from './logger.js';
 import type { ClientHandler, ClientHandlers, Root } from './runtime/client-side.js';
+import type { TaskIdScheme } from './tasks/replica-ids.js';
 import type { ApprovalRequest } from './types.js';
 
 export type { SupervisorClock, SupervisorLogger };
@@ -70,6 +71,11 @@ export interface SupervisorOptions {
    * with no handler, is still refused.
    */
   declareTaskQuestions?: boolean;
+  /**
+   * How task ids are made: `replicaTaskIds(key)` for replicas of `serve --http` sharing a session key, so a
+   * request for a sibling's task fails `TASK_ELSEWHERE` rather than `UNKNOWN_TASK`. Random UUIDs by default.
+   */
+  taskIds?: TaskIdScheme;
 }
 
 /** Who answers servers' sampling, elicitation and roots requests, as the options say. */

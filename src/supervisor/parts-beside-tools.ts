@@ -47,6 +47,7 @@ export function buildBesideTools(
     (id) => clampTimeout(servers.get(id)?.timeouts.callMs ?? 60_000),
     now,
     (id) => servers.get(id)?.maxResultBytes ?? Number.POSITIVE_INFINITY,
+    options.taskIds,
   );
   const resources = new FleetResources({
     servers: config.servers,

@@ -3,6 +3,7 @@ import { isLoopback } from '../../gateway/http/address.js';
 import { tokenVerifier } from '../../gateway/http/auth.js';
 import { type HttpGateway, ListenError, serveHttp } from '../../gateway/http/serve-http.js';
 import { supervisorMetrics } from '../../metrics/supervisor-metrics.js';
+import { replicaTaskIds } from '../../supervisor/tasks/replica-ids.js';
 import { checkServerIds, readConfigFile } from '../config-file.js';
 import { openFleetControl } from '../control/open.js';
 import { CliError, usageError } from '../errors.js';
@@ -56,7 +57,10 @@ export async function serveHttpCommand(
     );
   // Many clients share the fleet over HTTP, and a 2026 one answers a task's questions by polling it: the servers
   // allowed to ask are told they may from the start, as a 2025 session's declaration would tell them.
-  const sup = openFleet(config, flags, reporter, { declareTaskQuestions: true });
+  const sup = openFleet(config, flags, reporter, {
+    declareTaskQuestions: true,
+    ...(sessionKey ? { taskIds: replicaTaskIds(sessionKey) } : {}),
+  });
   // (Once the fleet is made: it refuses a state directory others can write, before anything is put there.)
   // Without serve.auth, a token for this run only, in a file only this user can read: any local user can reach
   // loopback. --no-auth opts out, loudly.

@@ -43,7 +43,10 @@ export class TaskBook {
   /** `<server>\n<server's task id>` → the fleet's id, for a task heard of again (listed, announced, asking). */
   private readonly byServerId = new Map<string, string>();
 
-  constructor(private readonly separator: string) {}
+  constructor(
+    private readonly separator: string,
+    private readonly mint: () => string = randomUUID,
+  ) {}
 
   get(id: string): TaskEntry | undefined {
     return this.byId.get(id);
@@ -81,7 +84,7 @@ export class TaskBook {
     const prior = known === undefined ? undefined : this.byId.get(known);
     const same = prior?.conn === conn;
     // Another run's task of the same server id is another task: it gets an id of its own, and the old one is lost.
-    const id = same && known !== undefined ? known : `${server}${this.separator}${randomUUID()}`;
+    const id = same && known !== undefined ? known : `${server}${this.separator}${this.mint()}`;
     this.byId.delete(id);
     this.byServerId.set(key, id);
     const keep = binding.polled === true || (prior?.polled === true && same);

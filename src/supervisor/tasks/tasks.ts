@@ -5,6 +5,7 @@ import type { ConnectionEvent } from '../../protocol/connection-types.js';
 import { requestOutcome, type SurfaceOutcome, surfaceFailure } from '../../protocol/surface-outcome.js';
 import { decodeCursor, encodeCursor, type ResourceCursor } from '../resources/cursor.js';
 import { renameTask, type TaskBinding, TaskBook } from './book.js';
+import type { TaskIdScheme } from './replica-ids.js';
 
 /** The `tasks/*` requests routed by task id to the server that created the task (`tasks/update`: 2026 only). */
 export type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/cancel' | 'tasks/update';
@@ -50,8 +51,9 @@ export class FleetTasks {
     private readonly now: () => number,
     /** The server's `maxResultBytes`: a task's result obeys the same budget as a plain call's. */
     private readonly resultCap: (id: string) => number,
+    private readonly ids?: TaskIdScheme,
   ) {
-    this.book = new TaskBook(separator);
+    this.book = new TaskBook(separator, ids ? () => ids.mint() : undefined);
   }
 
   /** A reload's servers, in the new order; a removed server's tasks end with its run (`TASK_LOST`). */
@@ -162,6 +164,10 @@ export class FleetTasks {
     } = {},
   ): Promise<SurfaceOutcome<Record<string, unknown>>> {
     const entry = this.book.get(id);
+    if (!entry && this.ids?.fromSibling(id)) {
+      const where = 'a task stays with the replica that made it (route its requests there by Mcp-Session-Id)';
+      return surfaceFailure('TASK_ELSEWHERE', `task '${id}' was made by another replica: ${where}`);
+    }
     if (!entry || entry.owner !== opts.owner) return surfaceFailure('UNKNOWN_TASK', `unknown task '${id}'`);
     const { server } = entry;
     const conn = this.connection(server);

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { httpClient, MCP_POST, MODERN, raw, startHttpServe } from '../../gateway/http/helpers.js';
 import { ENVELOPE_2026 } from '../../gateway/raw-front.js';
+import { postModern } from '../../gateway/serve-2026-helpers.js';
 import { serveClients } from '../../gateway/serve-helpers.js';
-import { writeFixtureConfig } from '../helpers.js';
+import { ROOT, writeFixtureConfig } from '../helpers.js';
 
 const { cli, clients } = serveClients();
+const TASKS = join(ROOT, 'test', 'fixtures', 'tasks-server.mjs');
 
 /** A tools/call of `echo` sent by hand on a session, to any replica; the answer's status and its text, if any. */
 async function echoOn(url: URL, session: string, text: string): Promise<{ status: number; text?: string }> {
@@ -138,6 +140,42 @@ describe('sealed session ids (serve.sessionKey, --session-key-file)', () => {
     expect((await call(b.url, one, retry)).result).toMatchObject({
       content: [{ type: 'text', text: expect.stringMatching(/^ship confirmed by ada after 1 rounds/) }],
     });
+  }, 60_000);
+
+  it('a task made on one replica is, on another, an error saying where it lives; a made-up one is unknown', async () => {
+    const dir = cli.tempDir();
+    const config = join(dir, 'fleet.yaml');
+    writeFileSync(
+      config,
+      [
+        'serve:',
+        `  sessionKey: "${randomBytes(32).toString('hex')}"`,
+        'servers:',
+        `  jobs: { command: ${JSON.stringify(process.execPath)}, args: ${JSON.stringify([TASKS])} }`,
+        '',
+      ].join('\n'),
+    );
+    const a = await startHttpServe(cli, config);
+    const b = await startHttpServe(cli, config);
+    const made = await postModern(a.url, 'tools/call', {
+      name: 'jobs.slow_compute',
+      arguments: { seconds: 0.3 },
+    });
+    const taskId = made.result?.taskId as string;
+    expect(taskId).toMatch(/^jobs\./);
+    for (const method of ['tasks/get', 'tasks/cancel'])
+      expect((await postModern(b.url, method, { taskId })).error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('was made by another replica'),
+        data: { 'mcp-supervisor/code': 'TASK_ELSEWHERE' },
+      });
+    const madeUp = `jobs.${taskId.slice(5, 13)}AAAAAAAA${taskId.slice(21)}`;
+    expect((await postModern(b.url, 'tasks/get', { taskId: madeUp })).error).toMatchObject({
+      code: -32602,
+      data: { 'mcp-supervisor/code': 'UNKNOWN_TASK' },
+    });
+    // On its own replica it is there.
+    expect((await postModern(a.url, 'tasks/get', { taskId })).result).toMatchObject({ taskId });
   }, 60_000);
 
   it('a key that is not 32 bytes is a located config error', async () => {
