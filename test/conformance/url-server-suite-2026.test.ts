@@ -20,9 +20,11 @@ describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
   () => {
     it('passes through serve every scenario the url: server passes directly', async () => {
       assertNode22Installed();
-      const fx = await fixtures.start();
+      // One fixture per run: its trigger tools add and remove a tool, which the run beside would see as a list
+      // whose order moved between its probes (a WARNING of tools-list).
+      const [fx, fxServed] = await Promise.all([fixtures.start(), fixtures.start()]);
       // Under `auto` serve finds the fixture a 2026 server: every request a stateless POST of its own.
-      const served = await serveUrlConformance(cli, cli.tempDir(), fx.url);
+      const served = await serveUrlConformance(cli, cli.tempDir(), fxServed.url);
       const run = (url: string) =>
         conformance.server(url, ['--requirements', REVISION], conformance.outDir(), 90_000, SUITE_NEXT);
       const [direct, viaServe] = await Promise.all([run(fx.url), run(served)]);

@@ -17,10 +17,16 @@ describe.skipIf(NODE22_UNAVAILABLE !== undefined)(
       assertNode22Installed();
       // The fixture speaks both eras at one URL: serve finds it a 2026 server under `auto`, and keeps a 2025
       // session with it when pinned there; the suite's client is a 2025 one either way.
-      const fx = await fixtures.start();
+      // One fixture per run: its trigger tools add and remove a tool, which a run beside would see as a list
+      // whose order moved between its probes.
+      const [fx, fxModern, fxSessions] = await Promise.all([
+        fixtures.start(),
+        fixtures.start(),
+        fixtures.start(),
+      ]);
       const [modern, sessions] = await Promise.all([
-        serveUrlConformance(cli, cli.tempDir(), fx.url),
-        serveUrlConformance(cli, cli.tempDir(), fx.url, '2025-11-25'),
+        serveUrlConformance(cli, cli.tempDir(), fxModern.url),
+        serveUrlConformance(cli, cli.tempDir(), fxSessions.url, '2025-11-25'),
       ]);
       // `all`: the active scenarios and the two the suite still calls pending. The three runs go side by side,
       // each with its own output directory; none has a baseline.
