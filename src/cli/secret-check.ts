@@ -2,6 +2,7 @@
 // read is a problem located at its `${`, coded SECRET_UNAVAILABLE.
 import { relative } from 'node:path';
 import type { ConfigReading } from '../config/parse-config.js';
+import { parseSessionKey } from '../config/session-key.js';
 import { dotted, type LocatedProblem } from '../registry/located-yaml.js';
 import { fieldValue } from '../secrets/field.js';
 import { readSecret } from '../secrets/read.js';
@@ -25,30 +26,50 @@ export async function secretFindings(
 ): Promise<LocatedProblem[]> {
   const { config } = reading;
   if (!config) return [];
-  const problems: LocatedProblem[] = [];
+  const places: Array<{ at: (string | number)[]; value: string }> = [];
   for (const [i, server] of config.servers.entries()) {
     const path = reading.serverPaths[i];
     if (server.disabled || path === undefined) continue;
     for (const field of server.secretFields ?? []) {
       const value = fieldValue(server, field);
-      if (typeof value !== 'string') continue;
-      for (const piece of pieces(value)) {
-        if (!('secret' in piece)) continue;
-        const got = await readSecret(piece.secret);
-        if (got.ok) continue;
-        const at = [...path, ...documentPath(field)];
-        const written =
-          piece.secret.kind === 'file'
-            ? [piece.secret.ref, `\${file:${relative(baseDir, piece.secret.path)}}`]
-            : [piece.secret.ref];
-        problems.push({
-          source: config.source,
-          ...locateRef(text, reading.locate(at), written),
-          path: dotted(at),
-          message: got.failure.detail,
-          code: 'SECRET_UNAVAILABLE',
-        });
+      if (typeof value === 'string') places.push({ at: [...path, ...documentPath(field)], value });
+    }
+  }
+  // serve's own: the tokens of serve.auth and the session key, read as `serve` reads them.
+  for (const [i, t] of (config.serve?.auth?.tokens ?? []).entries())
+    if (t.secret) places.push({ at: ['serve', 'auth', 'tokens', i, 'token'], value: t.token });
+  const key = config.serve?.sessionKey;
+  if (config.serve?.sessionKeySecret && key !== undefined)
+    places.push({ at: ['serve', 'sessionKey'], value: key });
+  const problems: LocatedProblem[] = [];
+  for (const { at, value } of places) {
+    const found = (message: string, written: readonly string[]) =>
+      problems.push({
+        source: config.source,
+        ...locateRef(text, reading.locate(at), written),
+        path: dotted(at),
+        message,
+        code: 'SECRET_UNAVAILABLE',
+      });
+    const read: string[] = [];
+    for (const piece of pieces(value)) {
+      if (!('secret' in piece)) {
+        read.push(piece.text);
+        continue;
       }
+      const got = await readSecret(piece.secret);
+      const written =
+        piece.secret.kind === 'file'
+          ? [piece.secret.ref, `\${file:${relative(baseDir, piece.secret.path)}}`]
+          : [piece.secret.ref];
+      if (got.ok) read.push(got.value);
+      else found(got.failure.detail, written);
+    }
+    // A session key read whole must also be one: checked as serve --http checks it, the value never shown.
+    if (at[1] === 'sessionKey' && read.length === pieces(value).length) {
+      const parsed = parseSessionKey(read.join(''));
+      if (!parsed.ok)
+        found(`what the reference holds is not a key: ${parsed.message}`, ['${']);
     }
   }
   return problems;

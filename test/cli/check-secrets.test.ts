@@ -77,4 +77,31 @@ describe('mcp-supervisor check: secrets', () => {
       /fleet\.yaml:4:\d+ servers\.odd\.env\.T: \$\{keyring:no-slash\}: expected \$\{keyring:SERVICE\/ACCOUNT\}/,
     );
   });
+
+  it("reads serve's token and session key references too, and checks the key it reads is one", async () => {
+    const dir = cli.tempDir();
+    writeFileSync(join(dir, 'short.key'), SECRET, { mode: 0o600 });
+    const path = fleet(dir, [
+      'serve:',
+      '  sessionKey: "${file:short.key}"',
+      '  auth:',
+      '    tokens: [{ token: "${file:no-token.txt}" }]',
+      'servers:',
+      '  good:',
+      `    command: ${process.execPath}`,
+      `    args: [${FIXTURE}]`,
+    ]);
+    const r = await cli.runCli(['check', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /fleet\.yaml:2:16 serve\.sessionKey: what the reference holds is not a key: expected 32 random bytes/,
+    );
+    expect(r.stderr).toContain(
+      `fleet.yaml:4:24 serve.auth.tokens[0].token: \${file:${join(dir, 'no-token.txt')}}: no file at`,
+    );
+    const json = await cli.runCli(['check', path, '--json']);
+    const data = JSON.parse(json.stdout) as { problems: Array<{ code: string }> };
+    expect(data.problems.map((p) => p.code)).toEqual(['SECRET_UNAVAILABLE', 'SECRET_UNAVAILABLE']);
+    for (const out of [r.stdout, r.stderr, json.stdout, json.stderr]) expect(leaks(out)).toBe(false);
+  });
 });

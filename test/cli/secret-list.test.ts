@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: secret references are written literally on purpose
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ const SECRET = `tok-${Math.random().toString(36).slice(2)}-zq`;
 it('secret list names each reference, where it stands and whether it can be read, never a value', async () => {
   const dir = cli.tempDir();
   writeFileSync(join(dir, 'token.txt'), SECRET, { mode: 0o600 });
+  writeFileSync(join(dir, 'session.key'), randomBytes(32).toString('hex'), { mode: 0o600 });
   const config = join(dir, 'fleet.yaml');
   writeFileSync(
     config,
@@ -20,6 +22,7 @@ it('secret list names each reference, where it stands and whether it can be read
       'serve:',
       '  auth:',
       '    tokens: [{ token: "${file:token.txt}" }]',
+      '  sessionKey: "${file:session.key}"',
       'servers:',
       '  fx:',
       `    command: ${process.execPath}`,
@@ -37,10 +40,11 @@ it('secret list names each reference, where it stands and whether it can be read
     ['fx', 'args.2', gone, `file_missing: ${gone}: no file at ${join(dir, 'gone.txt')}`],
     ['fx', 'env.API_TOKEN', token, 'ok'],
     ['serve', 'serve.auth.tokens[0]', token, 'ok'],
+    ['serve', 'serve.sessionKey', `\${file:${join(dir, 'session.key')}}`, 'ok'],
     [''],
   ]);
   const json = await cli.runCli(['secret', 'list', config, '--json']);
   const data = JSON.parse(json.stdout) as { secrets: Array<{ status: string }> };
-  expect(data.secrets.map((s) => s.status)).toEqual(['file_missing', 'ok', 'ok']);
+  expect(data.secrets.map((s) => s.status)).toEqual(['file_missing', 'ok', 'ok', 'ok']);
   for (const out of [r.stdout, r.stderr, json.stdout, json.stderr]) expect(out).not.toContain(SECRET);
 });

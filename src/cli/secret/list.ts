@@ -8,7 +8,7 @@ import { readConfigFile } from '../config-file.js';
 
 /** One reference of the config and how reading it went. */
 export interface SecretRow {
-  /** The server's id, or `serve` for a token of `serve.auth`. */
+  /** The server's id, or `serve` for a token of `serve.auth` or the session key. */
   owner: string;
   /** Where it stands: `env.TOKEN`, `args.2`, `remote.headers.Authorization`, `serve.auth.tokens[0]`. */
   field: string;
@@ -20,7 +20,7 @@ export interface SecretRow {
   detail?: string;
 }
 
-/** The references of a config: each server's secret fields, then `serve.auth`'s tokens. */
+/** The references of a config: each server's secret fields, then `serve.auth`'s tokens and `serve.sessionKey`. */
 function references(config: SupervisorConfig): Array<{ owner: string; field: string; text: string }> {
   const out: Array<{ owner: string; field: string; text: string }> = [];
   for (const server of config.servers) {
@@ -31,6 +31,9 @@ function references(config: SupervisorConfig): Array<{ owner: string; field: str
   }
   for (const [i, t] of (config.serve?.auth?.tokens ?? []).entries())
     if (t.secret) out.push({ owner: 'serve', field: `serve.auth.tokens[${i}]`, text: t.token });
+  const key = config.serve?.sessionKey;
+  if (config.serve?.sessionKeySecret && key !== undefined)
+    out.push({ owner: 'serve', field: 'serve.sessionKey', text: key });
   return out;
 }
 
