@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { httpClient, MCP_POST, MODERN, raw, startHttpServe } from '../../gateway/http/helpers.js';
+import { httpClient, MCP_POST, MODERN, raw, sse, startHttpServe } from '../../gateway/http/helpers.js';
 import { ENVELOPE_2026 } from '../../gateway/raw-front.js';
 import { postModern } from '../../gateway/serve-2026-helpers.js';
 import { serveClients } from '../../gateway/serve-helpers.js';
@@ -55,6 +55,16 @@ describe('sealed session ids (serve.sessionKey, --session-key-file)', () => {
       await r.proc.exited;
     }
     const c = await startHttpServe(cli, config, withKey);
+    // Its GET stream may land on a replica that never saw the session: taken up there too.
+    const get = await sse(c.url, {
+      headers: {
+        Accept: 'text/event-stream',
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+      },
+    });
+    expect([get.status, get.headers['content-type']]).toEqual([200, 'text/event-stream']);
+    get.close();
     expect(await echoOn(c.url, session, 'on c')).toEqual({ status: 200, text: 'on c' });
 
     // Another key, an altered id, and a replica without a key: 404, so the client initializes again.
