@@ -68,8 +68,7 @@ export async function secretFindings(
     // A session key read whole must also be one: checked as serve --http checks it, the value never shown.
     if (at[1] === 'sessionKey' && read.length === pieces(value).length) {
       const parsed = parseSessionKey(read.join(''));
-      if (!parsed.ok)
-        found(`what the reference holds is not a key: ${parsed.message}`, ['${']);
+      if (!parsed.ok) found(`what the reference holds is not a key: ${parsed.message}`, ['${']);
     }
   }
   return problems;
