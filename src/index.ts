@@ -213,6 +213,7 @@ export type { BearerVerifier, Caller } from './gateway/http/auth.js';
 export type { DrainBounds, DrainPhase } from './gateway/http/drain.js';
 export type { HttpAddress } from './gateway/http/address.js';
 export { replicaTaskIds, type TaskIdScheme } from './supervisor/tasks/replica-ids.js';
+export type { ToolSearchHit } from './search/tool-index.js';
 
 // Metrics and traces (docs/observability.md): a fleet's Prometheus metrics in a registry of their own, and what
 // they read of each server; spans go through @opentelemetry/api to whatever SDK the host registers.

@@ -68,6 +68,10 @@ export function buildProgram(version: string, setCode: (code: number) => void): 
     )
     .option('--json-response', 'with --http: answer each POST with one JSON body, not an SSE stream')
     .option(
+      '--tool-search',
+      'list search_tools and call_tool instead of every tool (and the tools serve.toolSearch.expose names)',
+    )
+    .option(
       '--ui [port]',
       'serve the live inspector on 127.0.0.1, with the calls clients make (a free port unless given)',
       parsePort,

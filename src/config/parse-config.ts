@@ -222,6 +222,7 @@ function serveSection(
   if (serve.allowedHosts) out.allowedHosts = serve.allowedHosts;
   if (serve.allowedOrigins) out.allowedOrigins = serve.allowedOrigins;
   if (serve.drain) out.drain = { delayMs: serve.drain.delay, timeoutMs: serve.drain.timeout };
+  if (serve.toolSearch) out.toolSearch = { expose: serve.toolSearch === true ? [] : serve.toolSearch.expose };
   return Object.keys(out).length > 0 ? { serve: out } : {};
 }
 

@@ -219,6 +219,8 @@ export const ServeSectionSchema = z
     allowedOrigins: z.array(nonEmpty).optional(),
     /** What `serve --http` does on SIGTERM: keep serving for `delay`, then give requests in flight `timeout`. */
     drain: z.strictObject({ delay: duration(5000), timeout: duration(30_000) }).optional(),
+    /** `search_tools` and `call_tool` instead of every tool in `tools/list`; `expose` keeps those named in view. */
+    toolSearch: z.union([z.boolean(), z.strictObject({ expose: z.array(nonEmpty).default([]) })]).optional(),
   })
   .prefault({});
 

@@ -153,6 +153,8 @@ export interface SupervisorConfig {
      * to notice), then how long requests in flight get before they are cut. Absent: 5 s and 30 s.
      */
     drain?: { delayMs: number; timeoutMs: number };
+    /** Tool search: `tools/list` shows `search_tools`, `call_tool` and the tools named in `expose` (`--tool-search`). */
+    toolSearch?: { expose: string[] };
   };
   /** In file order. */
   servers: ServerConfig[];

@@ -15,6 +15,11 @@ export interface ServeOptions {
   maxResultBytes?: number;
   /** Told of what went wrong without failing a request (a notification that could not be sent). */
   onWarn?: (message: string) => void;
+  /**
+   * Tool search: `tools/list` shows `search_tools` and `call_tool` (and the tools named in `expose`) instead of
+   * every tool. Default: the config's `serve.toolSearch`; `true` turns it on with the config's `expose`.
+   */
+  toolSearch?: boolean | { expose?: readonly string[] };
 }
 
 /** The fleet served to one MCP client at a time, over any transport of the SDK (stdio for `serve`). */
@@ -39,6 +44,18 @@ export function firstClientStart(fleet: Pick<Fleet, 'start'>): { started: Promis
   return { started, begin };
 }
 
+/** Whether tool search is on, and which tools stay in view: the host's word, else the config's. */
+export function toolSearchOf(
+  fleet: Pick<Fleet, 'config'>,
+  given: ServeOptions['toolSearch'],
+): { expose: readonly string[] } | undefined {
+  const configured = fleet.config.serve?.toolSearch;
+  if (given === undefined) return configured;
+  if (given === false) return undefined;
+  if (given === true) return { expose: configured?.expose ?? [] };
+  return { expose: given.expose ?? configured?.expose ?? [] };
+}
+
 /** The cap on results a gateway sends when its host gives none: the config's, else the default. */
 export function resultCap(fleet: Pick<Fleet, 'config'>, given: number | undefined): number {
   return given ?? fleet.config.serve?.maxResultBytes ?? DEFAULT_SERVE_RESULT_BYTES;
@@ -57,6 +74,7 @@ export function createGateway(fleet: Fleet, options: ServeOptions = {}): FleetGa
     maxResultBytes: resultCap(fleet, options.maxResultBytes),
     ...(options.onWarn ? { onWarn: options.onWarn } : {}),
     onClient: begin,
+    toolSearch: toolSearchOf(fleet, options.toolSearch),
   });
   return {
     started,

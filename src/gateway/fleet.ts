@@ -14,6 +14,7 @@ export type Fleet = Pick<
   | 'offers'
   | 'listTools'
   | 'getTool'
+  | 'searchTools'
   | 'listCacheHint'
   | 'call'
   | 'callToolAsTask'

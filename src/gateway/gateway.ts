@@ -18,6 +18,14 @@ import { GatewayPrompts } from './prompts-logging.js';
 import { toolCallAnswer } from './render-outcome.js';
 import { GatewayResources } from './resources.js';
 import { type CallerRounds, RoundSeal } from './seal/round-seal.js';
+import {
+  answerSearch,
+  CALL_TOOL,
+  SEARCH_INSTRUCTIONS,
+  SEARCH_TOOL,
+  searchToolDefinitions,
+  unwrapCall,
+} from './search/search-tools.js';
 import { GATEWAY_TASKS, GatewayTasks } from './tasks.js';
 import { declaresTasks, tasksRequired } from './tasks-2026.js';
 
@@ -60,6 +68,11 @@ export interface GatewayOptions {
    * default under a key of this process. `serve --http` gives one under its session key, shared by replicas.
    */
   rounds?: RoundSeal;
+  /**
+   * Tool search: `tools/list` answers `search_tools` and `call_tool` (and the fleet tools named in `expose`)
+   * rather than every tool; the fleet's tools are found with the first and called through the second.
+   */
+  toolSearch?: { expose: readonly string[] } | undefined;
 }
 
 /**
@@ -122,7 +135,9 @@ export class Gateway {
       await settled(this.started, this.opts.listWaitMs ?? 10_000);
       const { supervisor, servers } = this.sup.config;
       const ownNamed = servers.filter((s) => s.namespace === false).map((s) => s.id);
-      return composeInstructions(this.sup.status(), supervisor.separator, ownNamed);
+      const fleet = composeInstructions(this.sup.status(), supervisor.separator, ownNamed);
+      if (!this.opts.toolSearch) return fleet;
+      return fleet === undefined ? SEARCH_INSTRUCTIONS : `${SEARCH_INSTRUCTIONS}\n\n${fleet}`;
     };
     const adjust = (result: InitializeResult) =>
       this.tasks.trim(this.resources.trim(this.prompts.trim(result)));
@@ -152,7 +167,15 @@ export class Gateway {
     this.server.setRequestHandler(CallToolRetrySchema, async (request, extra) => {
       const modern = is2026Request(request.params);
       // A 2026 retry's sealed requestState is opened (or the request refused) before anything else is done.
-      const params = modern ? this.rounds.open(request.params) : request.params;
+      let params = modern ? this.rounds.open(request.params) : request.params;
+      if (this.opts.toolSearch && (params.name === SEARCH_TOOL || params.name === CALL_TOOL)) {
+        // Found and routed among the tools of a fleet that has started (or waited for as long as a list would).
+        await settled(this.started, this.opts.listWaitMs ?? 10_000);
+        if (params.name === SEARCH_TOOL) return answerSearch(this.sup, params.arguments);
+        const unwrapped = unwrapCall(this.sup, params);
+        if ('refused' in unwrapped) return unwrapped.refused;
+        params = unwrapped.params;
+      }
       const { name, arguments: args } = params;
       const scopes = this.opts.scopes ?? [];
       const progress = relayProgress(params._meta, extra, this.opts.onWarn);
@@ -235,10 +258,15 @@ export class Gateway {
 
   // Sorted by name, so both eras (and every replica) list the fleet in one order whatever order servers came up.
   private listed(): Tool[] {
-    return this.sup
-      .listTools()
-      .map(toMcpTool)
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const search = this.opts.toolSearch;
+    const tools = search
+      ? search.expose.flatMap((name) => {
+          const tool = this.sup.getTool(name);
+          return tool ? [tool] : [];
+        })
+      : this.sup.listTools();
+    const fleet = tools.map(toMcpTool).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return search ? [...searchToolDefinitions(), ...fleet] : fleet;
   }
 
   /** Stops notifying and closes the MCP session. */

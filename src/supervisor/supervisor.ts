@@ -12,6 +12,8 @@ import {
   outcomeText,
 } from '../protocol/call-outcome.js';
 import type { CallToolResult } from '../protocol/tool-calls.js';
+import { FleetSearch } from '../search/fleet-search.js';
+import type { ToolSearchHit } from '../search/tool-index.js';
 import { BesideTools } from './beside-tools.js';
 import type { CallRecord } from './calls/records.js';
 import { tracedCall } from './calls/traced-calls.js';
@@ -43,6 +45,7 @@ export class Supervisor extends BesideTools {
   private stopping: Promise<void> | undefined;
   private unpersist: (() => void) | undefined;
   private current: SupervisorConfig;
+  private search: FleetSearch | undefined;
 
   constructor(
     config: SupervisorConfig,
@@ -114,6 +117,18 @@ export class Supervisor extends BesideTools {
   /** Every tool of every ready server, under its namespaced name. */
   listTools(): ExposedTool[] {
     return [...this.parts.tools.table.tools];
+  }
+
+  /**
+   * The fleet's tools that best match `query` (words of their names, titles, descriptions and parameters; BM25+),
+   * best first: at most `limit` (default 8, at most 50). Always over the tools exposed at this moment.
+   */
+  searchTools(query: string, opts: { limit?: number } = {}): ToolSearchHit[] {
+    this.search ??= new FleetSearch(
+      () => this.parts.tools.table,
+      () => this.status(),
+    );
+    return this.search.search(query, opts.limit);
   }
 
   /** The tool exposed now under `name` (of a ready server), or undefined: one lookup, no list built. */

@@ -10,6 +10,8 @@ export interface ServeFlags extends FleetFlags {
   ui?: true | number;
   /** `--http HOST:PORT`: serve over Streamable HTTP instead of stdio. */
   http?: HttpAddress;
+  /** `--tool-search`: tools/list shows `search_tools` and `call_tool`; the config's `serve.toolSearch` otherwise. */
+  toolSearch?: boolean;
   /** `--json-response`: with `--http`, answer each POST with one JSON body rather than an SSE stream. */
   jsonResponse?: boolean;
   /** `--session-key-file`: with `--http`, the file holding the key that seals session ids; wins over `serve.sessionKey`. */

@@ -94,6 +94,7 @@ export async function serveHttpCommand(
       ...(flags.scopes ? { scopes: flags.scopes } : {}),
       ...(flags.maxResultBytes !== undefined ? { maxResultBytes: flags.maxResultBytes } : {}),
       jsonResponse: Boolean(flags.jsonResponse),
+      ...(flags.toolSearch ? { toolSearch: true } : {}),
       sessionKey,
       ...(flags.sessionIdle !== undefined ? { sessionIdleMs: flags.sessionIdle } : {}),
       ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),

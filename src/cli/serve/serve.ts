@@ -40,6 +40,7 @@ export async function serveCommand(configPath: string, flags: ServeFlags, versio
     version,
     scopes: flags.scopes ?? [],
     ...(flags.maxResultBytes !== undefined ? { maxResultBytes: flags.maxResultBytes } : {}),
+    ...(flags.toolSearch ? { toolSearch: true } : {}),
     onWarn: (m) => reporter.log('warn', m),
   });
 

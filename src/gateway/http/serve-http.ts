@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallClock } from '../../protocol/call-clock.js';
-import { firstClientStart, resultCap, type ServeOptions } from '../create-gateway.js';
+import { firstClientStart, resultCap, type ServeOptions, toolSearchOf } from '../create-gateway.js';
 import type { Fleet } from '../fleet.js';
 import { Gateway } from '../gateway.js';
 import { RoundSeal } from '../seal/round-seal.js';
@@ -103,6 +103,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
     () => {},
   );
   let made = 0;
+  const search = toolSearchOf(fleet, opts.toolSearch);
   // One seal for every Gateway here: a 2026 client's retry may come back on any of them (or, with the session
   // key, on any replica).
   const { clock } = opts;
@@ -120,6 +121,7 @@ export async function serveHttp(fleet: Fleet, opts: HttpServeOptions): Promise<H
       // MCP binds a task to the authorization context it was made in: one token's tasks are not another's.
       ...(caller ? { taskOwner: caller.id } : {}),
       maxResultBytes: resultCap(fleet, opts.maxResultBytes),
+      toolSearch: search,
       ...(opts.onWarn ? { onWarn: opts.onWarn } : {}),
       onClient: begin,
       caller: { principal, session: session ? key : null },
