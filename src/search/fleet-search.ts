@@ -1,5 +1,11 @@
 import type { RouteTable } from '../registry/route-table.js';
-import type { ServerStatus } from '../supervisor/types.js';
+
+/** What a search reads of the fleet's status: each server's id and the instructions it gave. */
+export interface StatusLike {
+  id: string;
+  server?: { instructions?: string | undefined } | undefined;
+}
+
 import { ToolIndex, type ToolSearchHit } from './tool-index.js';
 
 /** Hits a search answers by default, and at most. */
@@ -18,7 +24,7 @@ export class FleetSearch {
 
   constructor(
     private readonly table: () => RouteTable,
-    private readonly status: () => readonly ServerStatus[],
+    private readonly status: () => readonly StatusLike[],
   ) {}
 
   search(query: string, limit = DEFAULT_SEARCH_LIMIT): ToolSearchHit[] {

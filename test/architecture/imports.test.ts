@@ -37,9 +37,16 @@ describe('the source keeps the import rules', () => {
     expect(fileCycles(sourceFiles(root, 'src'), imports)).toEqual([]);
   });
 
-  it('each folder whose row names packages uses only those (container, inspector, metrics, machines, secrets)', () => {
+  it('each folder whose row names packages uses only those (container, inspector, metrics, machines, search, secrets)', () => {
     const rules = readPackageRules(root);
-    expect([...rules.keys()].sort()).toEqual(['container', 'inspector', 'machines', 'metrics', 'secrets']);
+    expect([...rules.keys()].sort()).toEqual([
+      'container',
+      'inspector',
+      'machines',
+      'metrics',
+      'search',
+      'secrets',
+    ]);
     expect(packageProblems(imports, rules)).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import { isRecord } from '../../framing/is-record.js';
 import { OUTCOME_CODE_META_KEY } from '../../protocol/call-outcome.js';
 import type { CallToolResult } from '../../protocol/tool-calls.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../search/fleet-search.js';
+import { nearestNames } from '../../search/nearest-names.js';
 import type { Fleet } from '../fleet.js';
 
 /** The two tools a client sees with tool search on, whatever the fleet holds. */
@@ -102,7 +103,7 @@ export function answerSearch(fleet: Pick<Fleet, 'searchTools'>, args: unknown): 
  * `inputResponses` and `requestState` — kept), or the error result for a name no tool has, with the nearest.
  */
 export function unwrapCall<P extends Record<string, unknown>>(
-  fleet: Pick<Fleet, 'searchTools' | 'getTool'>,
+  fleet: Pick<Fleet, 'searchTools' | 'getTool' | 'listTools'>,
   params: P,
 ): { params: P } | { refused: CallToolResult } {
   const a = isRecord(params.arguments) ? params.arguments : {};
@@ -111,7 +112,14 @@ export function unwrapCall<P extends Record<string, unknown>>(
   if (a.arguments !== undefined && !isRecord(a.arguments))
     return { refused: refusal('INVALID_CALL', `${CALL_TOOL}: arguments must be an object`) };
   if (!fleet.getTool(a.name)) {
-    const near = fleet.searchTools(a.name, { limit: 3 }).map((t) => t.name);
+    // Names a letter or two off first (a typo), then tools whose words fit the name's.
+    const spelt = nearestNames(
+      a.name,
+      fleet.listTools().map((t) => t.name),
+      3,
+    );
+    const fitting = fleet.searchTools(a.name, { limit: 3 }).map((t) => t.name);
+    const near = [...new Set([...spelt, ...fitting])].slice(0, 3);
     const hint = near.length > 0 ? `; the nearest: ${near.join(', ')}` : `; find one with ${SEARCH_TOOL}`;
     return { refused: refusal('UNKNOWN_TOOL', `no tool is named '${a.name}'${hint}`) };
   }
