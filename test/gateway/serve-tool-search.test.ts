@@ -63,7 +63,7 @@ describe('serve with tool search', () => {
 
   it('answers search_tools with the best tools as structured content and the same as text', async () => {
     const found = await search({ query: 'add two numbers', limit: 3 });
-    const tools = (found.result?.structuredContent as { tools: Array<{ name: string; score: number }> })
+    const tools = (found.result!.structuredContent as { tools: Array<{ name: string; score: number }> })
       .tools;
     expect(tools[0]).toMatchObject({ name: 'a.add', description: 'Returns the sum of a and b.' });
     expect(tools.length).toBeLessThanOrEqual(3);
