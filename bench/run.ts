@@ -18,6 +18,7 @@ const BENCHES: Bench[] = [
   { name: 'serve-http', file: './serve-http.ts', exportName: 'runServeHttpBench' },
   { name: 'containers', file: './containers.ts', exportName: 'runContainersBench' },
   { name: 'load-balancer', file: './load-balancer.ts', exportName: 'runLoadBalancerBench' },
+  { name: 'tool-search', file: './tool-search.ts', exportName: 'runToolSearchBench' },
 ];
 
 /** How long a finished benchmark may take to let go of its handles before that counts as a leak. */

@@ -62,9 +62,10 @@ export class ToolIndex {
 
   /** The `limit` best matches for `query`, best first; none for a query with no word that says anything. */
   search(query: string, limit: number): ToolSearchHit[] {
-    if (words(query).length === 0) return [];
+    const asked = words(query);
+    if (asked.length === 0) return [];
     const out: ToolSearchHit[] = [];
-    for (const hit of this.mini.search(query)) {
+    for (const hit of this.mini.search(withSynonyms(asked).join(' '))) {
       const tool = this.tools.get(String(hit.id));
       if (!tool) continue;
       out.push({
@@ -81,4 +82,28 @@ export class ToolIndex {
   get size(): number {
     return this.keys.size;
   }
+}
+
+/**
+ * The words people and tools use for the same thing in developer tooling, both ways: a query with one also looks
+ * for the other (a folder is a directory, a PR a pull request). Few and general on purpose.
+ */
+const SYNONYMS: ReadonlyArray<readonly string[]> = [
+  ['folder', 'directory'],
+  ['repo', 'repository'],
+  ['pr', 'pull request'],
+  ['mr', 'merge request'],
+  ['bug', 'issue'],
+  ['picture', 'photo', 'image'],
+  ['remove', 'delete'],
+].map((group) => group.map((w) => words(w).join(' ')));
+
+function withSynonyms(asked: readonly string[]): string[] {
+  const out = [...asked];
+  const text = ` ${asked.join(' ')} `;
+  for (const group of SYNONYMS) {
+    if (!group.some((w) => text.includes(` ${w} `))) continue;
+    for (const w of group) if (!text.includes(` ${w} `)) out.push(w);
+  }
+  return out;
 }

@@ -34,6 +34,7 @@ const FLEET = [
   }),
   tool('gh', 'searchRepositories', 'Search for GitHub repositories.', { query: 'Search query' }),
   tool('mem', 'create_entities', 'Create multiple new entities in the knowledge graph.'),
+  tool('fs', 'create_directory', 'Create a new directory, nested ones too.', { path: 'Where' }),
 ];
 const none = () => undefined;
 
@@ -72,12 +73,15 @@ describe('ToolIndex', () => {
     expect(index.search('zebra', 5)).toEqual([]);
     expect(index.search('the of to', 5)).toEqual([]);
     expect(index.search('file', 2)).toHaveLength(2);
+    // A folder is a directory, a repo a repository: the words people use find the words tools use.
+    expect(index.search('make a new folder', 1).map((h) => h.name)).toEqual(['fs.create_directory']);
+    expect(index.search('find a repo', 1).map((h) => h.name)).toEqual(['gh.searchRepositories']);
   });
 
   it('follows the tools it is given: added, removed and changed ones', () => {
     const index = new ToolIndex();
     index.sync(FLEET, none);
-    expect(index.size).toBe(6);
+    expect(index.size).toBe(7);
     const changed = { ...FLEET[5]!, description: 'Forget everything about a person.' };
     index.sync([...FLEET.slice(1, 5), changed, tool('wx', 'forecast', 'Weather forecast for a city.')], none);
     expect(index.size).toBe(6);
