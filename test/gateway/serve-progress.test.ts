@@ -72,4 +72,46 @@ describe('serve: progress and cancellation', () => {
     );
     expect(cancelled.params?.requestId).toBe(sent.id);
   }, 60_000);
+
+  it('through call_tool with tool search on: progress under the client’s token, and its cancel reaches the server', async () => {
+    const { config, log } = writeConfig(cli.tempDir(), { head: ['serve:', '  toolSearch: true'] });
+    const client = await connect(cli, clients, config);
+    const seen: number[] = [];
+    client.setNotificationHandler(ProgressNotificationSchema, async (n) => {
+      if (n.params.progressToken === 'tok-S') seen.push(n.params.progress);
+    });
+    const answer = await client.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'call_tool',
+          arguments: { name: 'ev.trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } },
+          _meta: { progressToken: 'tok-S' },
+        },
+      },
+      CallToolResultSchema,
+      { timeout: 20_000 },
+    );
+    expect(answer.content[0]).toMatchObject({ text: expect.stringContaining('Steps: 2') });
+    expect(seen).toEqual([1, 2]);
+    const abort = new AbortController();
+    const pending = client.callTool(
+      { name: 'call_tool', arguments: { name: 'fx.slow', arguments: { ms: 15_000 } } },
+      undefined,
+      { signal: abort.signal, timeout: 20_000 },
+    );
+    const sent = await until(
+      () => received(log).find((m) => m.method === 'tools/call' && m.params?.name === 'slow'),
+      15_000,
+      'the call to reach the server',
+    );
+    abort.abort('user gave up');
+    await expect(pending).rejects.toThrow();
+    const cancelled = await until(
+      () => received(log).find((m) => m.method === 'notifications/cancelled'),
+      10_000,
+      'notifications/cancelled at the server',
+    );
+    expect(cancelled.params?.requestId).toBe(sent.id);
+  }, 60_000);
 });
