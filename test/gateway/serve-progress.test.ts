@@ -53,24 +53,9 @@ describe('serve: progress and cancellation', () => {
   it('a client’s notifications/cancelled reaches the server as notifications/cancelled of our request', async () => {
     const { config, log } = writeConfig(cli.tempDir());
     const client = await connect(cli, clients, config);
-    const abort = new AbortController();
-    const pending = client.callTool({ name: 'fx.slow', arguments: { ms: 15_000 } }, undefined, {
-      signal: abort.signal,
-      timeout: 20_000,
-    });
-    const sent = await until(
-      () => received(log).find((m) => m.method === 'tools/call' && m.params?.name === 'slow'),
-      15_000,
-      'the call to reach the server',
+    await expectCancelReaches(log, (signal) =>
+      client.callTool({ name: 'fx.slow', arguments: { ms: 15_000 } }, undefined, { signal, timeout: 20_000 }),
     );
-    abort.abort('user gave up');
-    await expect(pending).rejects.toThrow();
-    const cancelled = await until(
-      () => received(log).find((m) => m.method === 'notifications/cancelled'),
-      10_000,
-      'notifications/cancelled at the server',
-    );
-    expect(cancelled.params?.requestId).toBe(sent.id);
   }, 60_000);
 
   it('through call_tool with tool search on: progress under the client’s token, and its cancel reaches the server', async () => {
@@ -94,24 +79,34 @@ describe('serve: progress and cancellation', () => {
     );
     expect(answer.content[0]).toMatchObject({ text: expect.stringContaining('Steps: 2') });
     expect(seen).toEqual([1, 2]);
-    const abort = new AbortController();
-    const pending = client.callTool(
-      { name: 'call_tool', arguments: { name: 'fx.slow', arguments: { ms: 15_000 } } },
-      undefined,
-      { signal: abort.signal, timeout: 20_000 },
+    await expectCancelReaches(log, (signal) =>
+      client.callTool(
+        { name: 'call_tool', arguments: { name: 'fx.slow', arguments: { ms: 15_000 } } },
+        undefined,
+        { signal, timeout: 20_000 },
+      ),
     );
-    const sent = await until(
-      () => received(log).find((m) => m.method === 'tools/call' && m.params?.name === 'slow'),
-      15_000,
-      'the call to reach the server',
-    );
-    abort.abort('user gave up');
-    await expect(pending).rejects.toThrow();
-    const cancelled = await until(
-      () => received(log).find((m) => m.method === 'notifications/cancelled'),
-      10_000,
-      'notifications/cancelled at the server',
-    );
-    expect(cancelled.params?.requestId).toBe(sent.id);
   }, 60_000);
 });
+
+/** Makes a call of fx.slow, cancels it once the fixture got it, and checks the fixture was told of that request. */
+async function expectCancelReaches(
+  log: string,
+  call: (signal: AbortSignal) => Promise<unknown>,
+): Promise<void> {
+  const abort = new AbortController();
+  const pending = call(abort.signal);
+  const sent = await until(
+    () => received(log).find((m) => m.method === 'tools/call' && m.params?.name === 'slow'),
+    15_000,
+    'the call to reach the server',
+  );
+  abort.abort('user gave up');
+  await expect(pending).rejects.toThrow();
+  const cancelled = await until(
+    () => received(log).find((m) => m.method === 'notifications/cancelled'),
+    10_000,
+    'notifications/cancelled at the server',
+  );
+  expect(cancelled.params?.requestId).toBe(sent.id);
+}
