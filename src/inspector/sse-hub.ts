@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ServerStatus, SupervisorEvent } from '../supervisor/types.js';
-import { type FleetPhase, pageEvent, pageStatus } from './page-data.js';
+import { type FleetPhase, pageEvent, pageRows, pageStatus } from './page-data.js';
 import type { ServerDetails } from './server-details.js';
 
 /** What the hub reads the fleet from. */
@@ -47,6 +47,12 @@ export class SseHub {
   readonly #boot = randomUUID().slice(0, 8);
   #seq = 0;
   #lastStatusAt = Number.NEGATIVE_INFINITY;
+  /** Servers whose row changed since the last push: only theirs go out, so an update's size is not the fleet's. */
+  readonly #changed = new Set<string>();
+  /** The fleet's ids in order as last pushed; another set or order is pushed whole. */
+  #order: string | undefined;
+  /** What a page that has just connected may have unread: its first state, however large, and the usual margin. */
+  readonly #allowance = new WeakMap<ServerResponse, number>();
   #statusTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -93,6 +99,8 @@ export class SseHub {
     for (const id of this.#serverIds()) res.write(this.#detailFrame(id));
     const after = this.#seenUpTo(lastEventId);
     for (const n of this.#history) if (n.seq > after) res.write(this.#eventFrame(n));
+    // A large fleet's first state can pass the margin on its own: it is not held against the page.
+    this.#allowance.set(res, res.writableLength + this.#maxBuffered);
   }
 
   /**
@@ -132,7 +140,14 @@ export class SseHub {
     this.#history.push(n);
     if (this.#history.length > this.#historySize) this.#history.shift();
     this.#broadcast(this.#eventFrame(n));
-    if (event.type === 'state' || event.type === 'exit') this.#scheduleStatus();
+    if (event.type === 'state' || event.type === 'exit') {
+      this.#changed.add(event.server);
+      this.#scheduleStatus();
+    }
+    if (event.type === 'reload') {
+      this.#order = undefined;
+      this.#scheduleStatus();
+    }
   }
 
   // Leading and trailing: the first change goes out at once, a burst collapses into one push per interval,
@@ -143,7 +158,7 @@ export class SseHub {
     this.#statusTimer = setTimeout(() => {
       this.#statusTimer = undefined;
       this.#lastStatusAt = Date.now();
-      this.#broadcast(this.#statusFrame());
+      this.#broadcast(this.#updateFrame());
     }, wait);
     this.#statusTimer.unref();
   }
@@ -203,9 +218,36 @@ export class SseHub {
     return `event: status\ndata: ${JSON.stringify(pageStatus(servers, this.#phase()))}\n\n`;
   }
 
+  /**
+   * The rows of the servers that changed since the last push (`servers`), or the whole fleet (`status`) when its
+   * set or order of servers is not the one the pages have.
+   */
+  #updateFrame(): string {
+    const changed = new Set(this.#changed);
+    this.#changed.clear();
+    let servers: ServerStatus[];
+    try {
+      servers = this.#source.status();
+    } catch {
+      return '';
+    }
+    const order = servers.map((s) => s.id).join('\n');
+    if (order !== this.#order) {
+      this.#order = order;
+      return `event: status\ndata: ${JSON.stringify(pageStatus(servers, this.#phase()))}\n\n`;
+    }
+    const rows = pageRows(servers.filter((s) => changed.has(s.id)));
+    const phase = this.#phase();
+    const data = { servers: rows, now: Date.now(), ...(phase ? { fleet: phase } : {}) };
+    return `event: servers\ndata: ${JSON.stringify(data)}\n\n`;
+  }
+
   #broadcast(frame: string): void {
     for (const res of this.#clients) {
-      if (res.writableLength > this.#maxBuffered) {
+      const allowed = this.#allowance.get(res) ?? this.#maxBuffered;
+      // Once it has read down to the usual margin, the page is held to it again.
+      if (allowed > this.#maxBuffered && res.writableLength <= this.#maxBuffered) this.#allowance.delete(res);
+      if (res.writableLength > allowed) {
         this.#clients.delete(res);
         res.destroy();
         continue;

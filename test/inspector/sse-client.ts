@@ -70,6 +70,11 @@ export class SseClient {
     this.#res?.pause();
   }
 
+  /** Reads again after `pause`. */
+  resume(): void {
+    this.#res?.resume();
+  }
+
   close(): void {
     this.#res?.destroy();
   }

@@ -169,11 +169,13 @@ describe('startUiServer event stream', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     source.transition('files', 'stopped');
+    // After the first, a push carries only the rows that changed (`servers`); the last is the last state.
+    const pushed = (f: typeof es.frames) => f.filter((x) => x.event === 'status' || x.event === 'servers');
     await es.until(
-      (f) => statusOf(f.at(-1)?.event === 'status' ? f.at(-1)?.data : undefined)[0]?.state === 'stopped',
+      (f) => statusOf(pushed(f).at(-1)?.data).find((s) => s.id === 'files')?.state === 'stopped',
     );
     const elapsed = Date.now() - t0;
-    const pushes = es.named('status').length - 1;
+    const pushes = pushed(es.frames).length - 1;
     expect(es.named('supervisor')).toHaveLength(41);
     expect(pushes).toBeGreaterThanOrEqual(2);
     expect(pushes).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 1);

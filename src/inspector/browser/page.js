@@ -114,6 +114,33 @@ function applyStatus(data) {
   else repaintSelected();
 }
 
+/**
+ * The rows of the servers that changed since the last push: only their cards are painted again, so an update
+ * costs the page what changed, not the fleet's size.
+ * @param {PageStatus} data
+ */
+function applyRows(data) {
+  ui.skew = data.now - Date.now();
+  ui.phase = data.fleet;
+  let selected = false;
+  for (const s of data.servers) {
+    let c = ui.cards.get(s.id);
+    if (!c) {
+      c = makeCard(s.id, select);
+      ui.cards.set(s.id, c);
+      byId('fleet').appendChild(c.root);
+    }
+    c.s = s;
+    paintCard(c, ui.skew);
+    if (s.id === ui.selected) selected = true;
+  }
+  const rows = [...ui.cards.values()].flatMap((c) => (c.s ? [c.s] : []));
+  byId('empty').hidden = rows.length > 0;
+  byId('summary').textContent = summary(rows);
+  if (!ui.ended) paintPhase('live');
+  if (selected) repaintSelected();
+}
+
 /** @param {PageEvent} e */
 function addRow(e) {
   const tr = el('tr', { 'data-testid': 'timeline-row', 'data-type': e.type, class: e.type });
@@ -191,6 +218,7 @@ function connect() {
     setConn('live', 'live');
   });
   es.addEventListener('status', (m) => applyStatus(/** @type {PageStatus} */ (JSON.parse(m.data))));
+  es.addEventListener('servers', (m) => applyRows(/** @type {PageStatus} */ (JSON.parse(m.data))));
   es.addEventListener('supervisor', onSupervisor);
   es.addEventListener('detail', onDetail);
   es.addEventListener('end', (m) => {
