@@ -19,6 +19,7 @@ const BENCHES: Bench[] = [
   { name: 'containers', file: './containers.ts', exportName: 'runContainersBench' },
   { name: 'load-balancer', file: './load-balancer.ts', exportName: 'runLoadBalancerBench' },
   { name: 'tool-search', file: './tool-search.ts', exportName: 'runToolSearchBench' },
+  { name: 'scale', file: './scale.ts', exportName: 'runScaleBench' },
 ];
 
 /** How long a finished benchmark may take to let go of its handles before that counts as a leak. */
