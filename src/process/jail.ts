@@ -14,6 +14,7 @@ import {
   type LedgerEntry,
   procStat,
   sameProcess,
+  signalGroup as signalGroupOf,
   signalPid,
   uptimeTicks,
 } from './ledger.js';
@@ -135,6 +136,14 @@ export class Jail {
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
+    // Until we reap the leader (node reaps it and reports its exit in one step, which sets leaderExit), its pid —
+    // the group id — is held, even by a zombie, and cannot be anyone else's: one kill(-pgid) reaches every member,
+    // with no scan of /proc. A fleet stopped at once would otherwise read every pid of the machine per server.
+    const leader = this.leader;
+    if (leader && this.leaderExit === undefined) {
+      signalGroupOf(leader.pid, signal);
+      return;
+    }
     for (const pid of this.groupPids()) signalPid(pid, signal);
   }
 

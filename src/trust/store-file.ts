@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ContainerFacts, FingerprintFacts } from './fingerprint.js';
@@ -84,16 +84,36 @@ const fileSchema = z.object({
   servers: z.record(z.string(), recordSchema),
 });
 
+/**
+ * The last store this process read or wrote, per path, with the identity of the file that held it. Every write
+ * replaces the file by a rename (a new inode), so a file with the same inode, size and modification time (in
+ * nanoseconds) is that same file, and need not be parsed and validated again: what a fleet approving a thousand
+ * servers at once would otherwise do a thousand times over a growing file.
+ */
+const known = new Map<string, { id: string; data: StoreData }>();
+
+async function fileId(path: string): Promise<string> {
+  const st = await stat(path, { bigint: true });
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+}
+
 /** Reads and validates the store file; a missing file is an empty store, anything unreadable throws. */
 export async function readStoreFile(path: string): Promise<StoreData> {
   let text: string;
+  let id: string;
   try {
+    id = await fileId(path);
+    const cached = known.get(path);
+    if (cached?.id === id) return structuredClone(cached.data);
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: STORE_VERSION, servers: {} };
     throw new TrustStoreError('io_error', path, `cannot read trust store ${path}: ${(err as Error).message}`);
   }
-  return parseStore(text, path);
+  const data = parseStore(text, path);
+  // Read after the stat: a file replaced in between is parsed again next time (its id will not match).
+  known.set(path, { id, data: structuredClone(data) });
+  return data;
 }
 
 /** Validates store text; never returns an empty store for bad input, since that would silently forget trust. */
@@ -171,6 +191,7 @@ export async function writeStoreFile(path: string, data: StoreData): Promise<voi
       await fh.close();
     }
     await rename(tmp, path);
+    known.set(path, { id: await fileId(path), data: structuredClone({ version: STORE_VERSION, servers }) });
   } catch (err) {
     await rm(tmp, { force: true });
     throw new TrustStoreError(

@@ -8,6 +8,13 @@ import { parseTrustKey } from './trust-key.js';
 
 export type { TrustRecord };
 
+/** One change waiting for a write of the store. */
+interface PendingChange {
+  change: (data: StoreData) => { changed: boolean; result: unknown };
+  resolve: (result: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
 /** `$XDG_CONFIG_HOME/mcp-supervisor/trust.json`, else `~/.config/mcp-supervisor/trust.json`. */
 export function defaultTrustStorePath(
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -26,6 +33,8 @@ export function defaultTrustStorePath(
  */
 export class TrustStore {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Changes waiting for the next write, while one is under way. */
+  private batch: PendingChange[] | undefined;
 
   private constructor(
     /** The store file. */
@@ -121,17 +130,53 @@ export class TrustStore {
     });
   }
 
-  // Re-read, apply one change, write: the file on disk, not this copy, is what a change applies to.
+  /**
+   * Re-read, apply the changes, write: the file on disk, not this copy, is what a change applies to. Changes asked
+   * for while a write is under way go together in the next one (a fleet of a thousand servers approved at once
+   * reads and writes the store a few times, not a thousand); each caller still gets its own result once the file
+   * holding its change is written, or the error of that write.
+   */
   private update<T>(change: (data: StoreData) => { changed: boolean; result: T }): Promise<T> {
-    return this.serialized(() =>
-      withFileLock(this.path, async () => {
-        const fresh = await readStoreFile(this.path);
-        const { changed, result } = change(fresh);
-        if (changed) await writeStoreFile(this.path, fresh);
-        this.data = fresh;
-        return result;
-      }),
-    );
+    return new Promise<T>((resolve, reject) => {
+      const item: PendingChange = {
+        change: change as PendingChange['change'],
+        resolve: resolve as PendingChange['resolve'],
+        reject,
+      };
+      if (this.batch) {
+        this.batch.push(item);
+        return;
+      }
+      const batch = [item];
+      this.batch = batch;
+      void this.serialized(async () => {
+        // From here on a new change starts the next batch.
+        this.batch = undefined;
+        try {
+          // Answered once the lock is let go: a caller may look at the directory as soon as it has its answer.
+          const outcomes = await withFileLock(this.path, async () => {
+            const fresh = await readStoreFile(this.path);
+            const done = batch.map((it) => {
+              try {
+                return { ok: true as const, ...it.change(fresh) };
+              } catch (err) {
+                return { ok: false as const, err };
+              }
+            });
+            if (done.some((o) => o.ok && o.changed)) await writeStoreFile(this.path, fresh);
+            this.data = fresh;
+            return done;
+          });
+          outcomes.forEach((o, i) => {
+            const it = batch[i] as PendingChange;
+            if (o.ok) it.resolve(o.result);
+            else it.reject(o.err);
+          });
+        } catch (err) {
+          for (const it of batch) it.reject(err);
+        }
+      });
+    });
   }
 
   private serialized<T>(op: () => Promise<T>): Promise<T> {
