@@ -2,6 +2,7 @@ import type { SupervisorConfig } from '../config/types.js';
 import type { SupervisorActorRef, SupervisorMachineEvent } from '../machines/supervisor.machine.js';
 import type { TrustGate } from '../trust/trust-gate.js';
 import type { FramePool } from '../workers/frame-pool.js';
+import type { FleetTools } from './calls/tool-table.js';
 import type { LifecycleSpans } from './observe/lifecycle-spans.js';
 import type { FleetPrompts } from './prompts/prompts.js';
 import type { FleetResources } from './resources/resources.js';
@@ -21,6 +22,7 @@ export interface StopDeps {
   prompts: Pick<FleetPrompts, 'close'>;
   lifecycle: Pick<LifecycleSpans, 'close'>;
   pool: Pick<FramePool, 'close'>;
+  tools: Pick<FleetTools, 'close'>;
 }
 
 /**
@@ -38,6 +40,8 @@ export async function stopFleet(
   parts.trust.close();
   parts.resources.close();
   parts.prompts.close();
+  // A stopping fleet takes no new call: its tools leave at once, not one rebuild of the table per server.
+  parts.tools.close();
   if (started) {
     await stopInReverse(config.supervisor.strategy, config.servers, (server) => {
       tell({ type: 'STOP', id: server.id });

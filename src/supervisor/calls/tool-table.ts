@@ -26,6 +26,8 @@ export class FleetTools {
   private order: string[];
   private servers: Map<string, ServerConfig>;
   private readonly held: HeldNotices;
+  /** The fleet is stopping for good: every tool left at once, and no server's tools come back. */
+  private closed = false;
 
   constructor(
     private config: SupervisorConfig,
@@ -49,7 +51,7 @@ export class FleetTools {
    */
   apply(id: string, state: string, list: readonly unknown[]): void {
     const server = this.servers.get(id);
-    if (!server) return;
+    if (!server || this.closed) return;
     if (state === 'ready') {
       if (this.seenList.get(id) === list) return;
       this.seenList.set(id, list);
@@ -95,6 +97,24 @@ export class FleetTools {
     this.table = RouteTable.build(this.perServer, this.order);
   }
 
+  /**
+   * The fleet stops: every server's tools leave the table in one step (one `tools` event per server that had
+   * any), rather than one rebuild of the whole table per server as each stops. Idempotent.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const before = this.table;
+    this.perServer.clear();
+    this.seenList.clear();
+    this.table = RouteTable.empty;
+    this.held.update('tool', []);
+    for (const server of this.order) {
+      const was = before.listFor(server);
+      if (was.length > 0) this.emit({ type: 'tools', server, ...diffTools(was, []) });
+    }
+  }
+
   /** How many tools a server exposes now. */
   countFor(id: string): number {
     return this.table.listFor(id).length;
@@ -117,13 +137,26 @@ export class FleetTools {
     const next = RouteTable.build(this.perServer, this.order);
     for (const p of next.problems) this.logger?.warn?.(p);
     this.table = next;
-    for (const t of next.tools) this.seenNames.set(t.name, t.server);
     this.held.update('tool', next.held);
     // One server's change can let another's held-back tool through (or hold one back): each says what it gained.
+    // A list made of the very tools it had is unchanged (tools are sealed once and reused): only the lists that
+    // changed are compared and recorded, so a fleet's thousand starts or stops are not a thousand times the fleet.
     for (const server of this.order) {
-      const diff = diffTools(before.listFor(server), next.listFor(server));
+      const was = before.listFor(server);
+      const now = next.listFor(server);
+      if (sameTools(was, now)) continue;
+      for (const t of now) this.seenNames.set(t.name, t.server);
+      const diff = diffTools(was, now);
       if (diff.added.length || diff.removed.length || diff.changed.length)
         this.emit({ type: 'tools', server, ...diff });
     }
   }
+}
+
+/** Whether two lists hold the same tool objects in the same order. */
+function sameTools(a: readonly ExposedTool[], b: readonly ExposedTool[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
