@@ -73,6 +73,40 @@ export class RouteTable {
     return new RouteTable(tools, servers, byName, byServer, problems, held);
   }
 
+  /**
+   * The table `prev` with one server's tools replaced, made without settling every name again — or undefined
+   * when that could change another server's share (a name of the new list another server holds, any name held
+   * back now, a duplicate, a tool filed under another server, another order): then `build` decides. The result is
+   * the table `build` would make from the same lists; it costs copies of the name map and the flat list, not a
+   * pass over every tool, which is what a thousand servers becoming ready one after another need.
+   */
+  static replace(
+    prev: RouteTable,
+    server: string,
+    tools: readonly ExposedTool[],
+    order: readonly string[],
+  ): RouteTable | undefined {
+    if (prev.held.length > 0 || prev.problems.length > 0) return undefined;
+    if (prev.order.length !== order.length || prev.order.some((id, i) => id !== order[i])) return undefined;
+    if (!prev.#byServer.has(server) && !order.includes(server)) return undefined;
+    const names = new Set<string>();
+    for (const t of tools) {
+      if (t.server !== server || names.has(t.name)) return undefined;
+      const holder = prev.#byName.get(t.name);
+      if (holder !== undefined && holder.server !== server) return undefined;
+      names.add(t.name);
+    }
+    const own = Object.freeze(tools.map(sealTool));
+    const byName = new Map(prev.#byName);
+    for (const t of prev.listFor(server)) byName.delete(t.name);
+    for (const t of own) byName.set(t.name, t);
+    const byServer = new Map(prev.#byServer);
+    byServer.set(server, own);
+    const flat: ExposedTool[] = [];
+    for (const id of prev.order) flat.push(...(byServer.get(id) ?? EMPTY));
+    return new RouteTable(flat, prev.order, byName, byServer, [], []);
+  }
+
   /** The tool an exposed name routes to (its `server` and `tool` as the server names it), if any. */
   get(name: string): ExposedTool | undefined {
     return this.#byName.get(name);

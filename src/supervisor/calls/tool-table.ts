@@ -132,9 +132,12 @@ export class FleetTools {
   private swap(id: string, tools: ExposedTool[] | undefined): void {
     const before = this.table;
     // sealed once here, so every rebuild below reuses them instead of copying every server's tools again
-    if (tools) this.perServer.set(id, tools.map(sealTool));
+    const sealed = tools?.map(sealTool);
+    if (sealed) this.perServer.set(id, sealed);
     else this.perServer.delete(id);
-    const next = RouteTable.build(this.perServer, this.order);
+    // One server's list swapped in place when no other server's share can move; else every name is settled again.
+    const next =
+      RouteTable.replace(before, id, sealed ?? [], this.order) ?? RouteTable.build(this.perServer, this.order);
     for (const p of next.problems) this.logger?.warn?.(p);
     this.table = next;
     this.held.update('tool', next.held);
