@@ -137,7 +137,8 @@ export class FleetTools {
     else this.perServer.delete(id);
     // One server's list swapped in place when no other server's share can move; else every name is settled again.
     const next =
-      RouteTable.replace(before, id, sealed ?? [], this.order) ?? RouteTable.build(this.perServer, this.order);
+      RouteTable.replace(before, id, sealed ?? [], this.order) ??
+      RouteTable.build(this.perServer, this.order);
     for (const p of next.problems) this.logger?.warn?.(p);
     this.table = next;
     this.held.update('tool', next.held);
