@@ -132,6 +132,8 @@ export class PromptCatalog {
   }
 
   private set(server: string, prompts: readonly ExposedPrompt[] | undefined): void {
+    // A server without prompts that had none changes nothing: most servers, each time one becomes ready or stops.
+    if (!prompts && !this.perServer.has(server)) return;
     const next = new Map(this.perServer);
     if (prompts) next.set(server, prompts);
     else next.delete(server);
@@ -147,6 +149,8 @@ export class PromptCatalog {
     for (const id of this.order) {
       const was = before.get(id) ?? [];
       const now = kept.get(id) ?? [];
+      // The same prompt objects in the same order: unchanged, without comparing their text.
+      if (was.length === now.length && was.every((p, i) => p === now[i])) continue;
       const added = now.map((p) => p.name).filter((n) => !was.some((p) => p.name === n));
       const removed = was.map((p) => p.name).filter((n) => !now.some((p) => p.name === n));
       if (added.length || removed.length || JSON.stringify(was) !== JSON.stringify(now))
