@@ -1,21 +1,31 @@
 // How costs grow with the fleet: 10, 100 and 1,000 servers of a tiny C server (bench/scale/tiny-server.c, built
 // here with cc; 20 tools each), against a floor measured in the same run — a bare script that spawns the same
-// servers at once and does each handshake (initialize, initialized, tools/list), then closes them. Figures are
-// printed, never asserted. Run: npm run bench -- --one scale   (SCALE_N=10,100 to choose the sizes)
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+// servers at once, does each handshake (initialize, initialized, tools/list) and calls them with hand-written
+// lines (bench/scale/bare-fleet.ts). Figures are printed, never asserted.
+// Run: npm run bench -- --one scale   (SCALE_N=10,100 to choose the sizes)
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ServerConfig } from '../src/config/types.js';
+import { createGateway } from '../src/gateway/create-gateway.js';
+import { pageRows, pageStatus } from '../src/inspector/page-data.js';
 import type { ContainmentSetting } from '../src/process/containment.js';
+import type { Supervisor } from '../src/supervisor/supervisor.js';
 import { benchSupervisor, fixtureServer, removeTrustStore } from './lib/fixture-fleet.js';
-import { fmt } from './lib/stats.js';
+import { fmt, median, percentile } from './lib/stats.js';
 import { markdownTable } from './lib/table.js';
+import { BareFleet } from './scale/bare-fleet.js';
 
 const SOURCE = fileURLToPath(new URL('./scale/tiny-server.c', import.meta.url));
 const progress = (what: string) => process.stderr.write(`scale: ${what}\n`);
 const SIZES = (process.env.SCALE_N ?? '10,100,1000').split(',').map(Number);
+const SEQUENTIAL = 300;
+const CONCURRENT = 2000;
+const IN_FLIGHT = 64;
 
 function buildTiny(dir: string): string | undefined {
   const out = join(dir, 'tiny-server');
@@ -30,41 +40,33 @@ function buildTiny(dir: string): string | undefined {
   }
 }
 
-/** The floor: spawn `n` at once, handshake each, all answered; then close each stdin and wait for every exit. */
-async function bare(binary: string, n: number): Promise<{ startMs: number; stopMs: number }> {
+/** A spread of server indexes that is the same in every run. */
+function spread(n: number, count: number): number[] {
+  let x = 12345;
+  return Array.from({ length: count }, () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x % n;
+  });
+}
+
+/** Sequential calls to servers spread over the fleet (p50, p99 ms), then calls/s with 64 in flight. */
+async function calls(call: (i: number) => Promise<void>, n: number) {
+  const times: number[] = [];
+  for (const i of spread(n, SEQUENTIAL)) {
+    const t0 = performance.now();
+    await call(i);
+    times.push(performance.now() - t0);
+  }
+  const targets = spread(n, CONCURRENT);
+  let next = 0;
   const t0 = performance.now();
-  const children: ChildProcess[] = [];
   await Promise.all(
-    Array.from({ length: n }, () => {
-      const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'ignore'] });
-      children.push(child);
-      return new Promise<void>((resolve, reject) => {
-        let seen = '';
-        child.stdout!.setEncoding('utf8');
-        child.stdout!.on('data', (c: string) => {
-          seen += c;
-          if (seen.includes('"id":2,')) resolve();
-        });
-        child.once('error', reject);
-        child.stdin!.write(
-          '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}\n' +
-            '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n',
-        );
-      });
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < targets.length) await call(targets[next++] as number);
     }),
   );
-  const startMs = performance.now() - t0;
-  const t1 = performance.now();
-  await Promise.all(
-    children.map(
-      (c) =>
-        new Promise<void>((resolve) => {
-          c.once('exit', () => resolve());
-          c.stdin!.end();
-        }),
-    ),
-  );
-  return { startMs, stopMs: performance.now() - t1 };
+  const perS = CONCURRENT / ((performance.now() - t0) / 1000);
+  return { p50: median(times), p99: percentile(times, 99), perS };
 }
 
 function tinyServer(binary: string, id: string): ServerConfig {
@@ -76,8 +78,28 @@ function tinyServer(binary: string, id: string): ServerConfig {
   };
 }
 
-/** Ours: start → every server ready, heap+external per server, then stop() under one_for_one. */
-async function ours(binary: string, n: number, containment: ContainmentSetting) {
+/** tools/list through `serve`'s gateway (an SDK client over an in-memory pair), and a search. */
+async function throughServe(sup: Supervisor) {
+  const gateway = createGateway(sup);
+  const [front, back] = InMemoryTransport.createLinkedPair();
+  await gateway.connect(back);
+  const client = new Client({ name: 'scale', version: '1' });
+  await client.connect(front);
+  const t0 = performance.now();
+  const { tools } = await client.listTools();
+  const listMs = performance.now() - t0;
+  const t1 = performance.now();
+  sup.searchTools('tool number 7 of a tiny server');
+  const firstSearchMs = performance.now() - t1;
+  const t2 = performance.now();
+  for (let i = 0; i < 20; i++) sup.searchTools(`tool ${i} answers its text`);
+  const searchMs = (performance.now() - t2) / 20;
+  await client.close();
+  await gateway.close();
+  return { listed: tools.length, listMs, firstSearchMs, searchMs };
+}
+
+async function ours(binary: string, n: number, containment: ContainmentSetting, full: boolean) {
   const servers = Array.from({ length: n }, (_, i) => tinyServer(binary, `s${i}`));
   globalThis.gc?.();
   const before = process.memoryUsage();
@@ -89,11 +111,23 @@ async function ours(binary: string, n: number, containment: ContainmentSetting) 
   globalThis.gc?.();
   const after = process.memoryUsage();
   const perServerKiB = (after.heapUsed + after.external - before.heapUsed - before.external) / n / 1024;
-  const tools = sup.listTools().length;
+  const extra = full
+    ? {
+        calls: await calls(async (i) => {
+          const out = await sup.callToolOutcome(`s${i}.tool_3`, { text: 'hi' });
+          if (!out.ok) throw new Error(`s${i}.tool_3: ${out.code} ${out.message}`);
+        }, n),
+        serve: await throughServe(sup),
+        inspector: {
+          first: JSON.stringify(pageStatus(sup.status(), 'running')).length,
+          update: JSON.stringify({ servers: pageRows(sup.status().slice(0, 1)), now: Date.now() }).length,
+        },
+      }
+    : undefined;
   const t1 = performance.now();
   await sup.stop();
   const stopMs = performance.now() - t1;
-  return { startMs, stopMs, ready, tools, perServerKiB };
+  return { startMs, stopMs, ready, perServerKiB, extra };
 }
 
 export async function runScaleBench(): Promise<void> {
@@ -101,25 +135,45 @@ export async function runScaleBench(): Promise<void> {
   try {
     const binary = buildTiny(dir);
     if (!binary) return;
-    const rows: string[][] = [];
+    const life: string[][] = [];
+    const work: string[][] = [];
     for (const n of SIZES) {
       progress(`${n} servers: the bare floor`);
-      const floor = await bare(binary, n);
+      const t0 = performance.now();
+      const bare = await BareFleet.start(binary, n);
+      const floorStart = performance.now() - t0;
+      const floorCalls = await calls((i) => bare.call(i), n);
+      const t1 = performance.now();
+      await bare.stop();
+      const floorStop = performance.now() - t1;
       for (const containment of ['pgroup', 'auto'] as const) {
         progress(`${n} servers: ours (${containment})`);
-        const o = await ours(binary, n, containment);
+        const o = await ours(binary, n, containment, containment === 'auto');
         removeTrustStore();
-        rows.push([
+        life.push([
           String(n),
-          containment,
+          containment === 'auto' ? 'cgroup' : containment,
           `${o.ready}/${n}`,
-          fmt(floor.startMs / 1000, 2),
+          fmt(floorStart / 1000, 2),
           fmt(o.startMs / 1000, 2),
-          fmt(o.startMs / floor.startMs, 1),
-          fmt(floor.stopMs / 1000, 2),
+          fmt(o.startMs / floorStart, 1),
+          fmt(floorStop / 1000, 2),
           fmt(o.stopMs / 1000, 2),
           fmt(o.perServerKiB, 0),
         ]);
+        const x = o.extra;
+        if (x)
+          work.push([
+            String(n),
+            `${fmt(floorCalls.p50, 3)} / ${fmt(floorCalls.p99, 3)}`,
+            `${fmt(x.calls.p50, 3)} / ${fmt(x.calls.p99, 3)}`,
+            fmt(floorCalls.perS, 0),
+            fmt(x.calls.perS, 0),
+            fmt(x.calls.perS / floorCalls.perS, 2),
+            `${x.serve.listed} in ${fmt(x.serve.listMs, 0)} ms`,
+            `${fmt(x.serve.firstSearchMs, 1)} / ${fmt(x.serve.searchMs, 2)}`,
+            `${fmt(x.inspector.first / 1024, 0)} KiB / ${x.inspector.update} B`,
+          ]);
       }
     }
     console.log(
@@ -135,11 +189,29 @@ export async function runScaleBench(): Promise<void> {
           'stop s',
           'heap+ext KiB/server',
         ],
-        rows,
+        life,
+      ),
+    );
+    console.log('');
+    console.log(
+      markdownTable(
+        [
+          'servers',
+          'floor call p50 / p99 ms',
+          'call p50 / p99 ms',
+          'floor calls/s (64)',
+          'calls/s (64)',
+          'share',
+          'tools/list via serve',
+          'search first / next ms',
+          'inspector first / update',
+        ],
+        work,
       ),
     );
     console.log(
-      '\n(The floor spawns and handshakes every server at once, without containment, and ends each by closing its stdin.)',
+      '\n(The floor spawns and handshakes every server at once, without containment, calls them with bare lines and ends\n' +
+        'each by closing its stdin. Calls go to servers spread over the fleet; "share" is our calls/s over the floor\'s.)',
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
