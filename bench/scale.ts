@@ -15,10 +15,12 @@ import { createGateway } from '../src/gateway/create-gateway.js';
 import { pageRows, pageStatus } from '../src/inspector/page-data.js';
 import type { ContainmentSetting } from '../src/process/containment.js';
 import type { Supervisor } from '../src/supervisor/supervisor.js';
-import { benchSupervisor, fixtureServer, removeTrustStore } from './lib/fixture-fleet.js';
+import { benchSupervisor, fixtureServer, fleetConfig, removeTrustStore } from './lib/fixture-fleet.js';
+import { createSupervisor } from './lib/ours.js';
 import { fmt, median, percentile } from './lib/stats.js';
 import { markdownTable } from './lib/table.js';
 import { BareFleet } from './scale/bare-fleet.js';
+import { idleSessions } from './scale/sessions.js';
 
 const SOURCE = fileURLToPath(new URL('./scale/tiny-server.c', import.meta.url));
 const progress = (what: string) => process.stderr.write(`scale: ${what}\n`);
@@ -130,6 +132,19 @@ async function ours(binary: string, n: number, containment: ContainmentSetting, 
   return { startMs, stopMs, ready, perServerKiB, extra };
 }
 
+/** stop() of `n` servers under one_for_all (every server stopped together, in reverse order). */
+async function oneForAllStop(binary: string, n: number, dir: string): Promise<number> {
+  const base = fleetConfig(Array.from({ length: n }, (_, i) => tinyServer(binary, `s${i}`)));
+  const sup = createSupervisor(
+    { ...base, supervisor: { ...base.supervisor, strategy: 'one_for_all' } },
+    { approve: () => true, trustStore: join(dir, 'one-for-all-trust.json'), stdinGraceMs: 500 },
+  );
+  await sup.start();
+  const t0 = performance.now();
+  await sup.stop();
+  return performance.now() - t0;
+}
+
 export async function runScaleBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sup-scale-'));
   try {
@@ -208,6 +223,16 @@ export async function runScaleBench(): Promise<void> {
         ],
         work,
       ),
+    );
+    progress('200 servers under one_for_all');
+    const allStop = await oneForAllStop(binary, 200, dir);
+    console.log(`\nstop() of 200 servers under one_for_all: ${fmt(allStop / 1000, 2)} s.`);
+    const sessions = Number(process.env.SCALE_SESSIONS ?? 1000);
+    progress(`serve --http with ${sessions} idle sessions`);
+    const idle = await idleSessions(sessions);
+    console.log(
+      `\nserve --http with ${sessions} idle 2025 sessions: ${fmt(idle.rssPerSessionKiB, 1)} KiB of RSS per session; ` +
+        `a call's median ${fmt(idle.before, 3)} ms with none open, ${fmt(idle.with, 3)} ms with them open.`,
     );
     console.log(
       '\n(The floor spawns and handshakes every server at once, without containment, calls them with bare lines and ends\n' +

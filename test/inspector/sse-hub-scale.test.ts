@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SseHub } from '../../src/inspector/sse-hub.js';
 import type { ServerStatus } from '../../src/supervisor/types.js';
 import { FakeSource, sampleFleet } from './fake-source.js';
+import { listenFor } from './hub-server.js';
 import { SseClient } from './sse-client.js';
 
 // The inspector of a large fleet: what one server's change costs each page must not grow with the fleet, and a
@@ -13,17 +12,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function serve(hub: SseHub): Promise<string> {
-  const server: Server = createServer((_req, res) => hub.attach(res));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(
-    () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+function serve(hub: SseHub): Promise<string> {
+  return listenFor((_req, res) => hub.attach(res), cleanups);
 }
 
 /** A fleet of `n` servers, each like the sample's crashed one (a long exit tail: rows of a realistic size). */
@@ -77,20 +67,12 @@ describe('SseHub at scale', () => {
     // An event in the very turn the page attached: its first state is still queued when the event is sent out,
     // which is when a page past its margin is cut.
     const counted: number[] = [];
-    const server: Server = createServer((_req, res) => {
+    const url = await listenFor((_req, res) => {
       hub.attach(res);
       source.transition('s3', 'spawning');
       counted.push(hub.clientCount);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(
-      () =>
-        new Promise<void>((r) => {
-          server.close(() => r());
-          server.closeAllConnections();
-        }),
-    );
-    const es = await SseClient.open(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    }, cleanups);
+    const es = await SseClient.open(url);
     cleanups.push(() => es.close());
     await es.until((f) => f.some((x) => x.event === 'supervisor' && x.data?.includes('"s3"')), 20_000);
     expect(counted).toEqual([1]);

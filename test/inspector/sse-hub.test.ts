@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServerDetail, ServerDetails } from '../../src/inspector/server-details.js';
 import { SseHub } from '../../src/inspector/sse-hub.js';
 import { FakeSource, sampleFleet } from './fake-source.js';
+import { listenFor } from './hub-server.js';
 import { SseClient } from './sse-client.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -11,17 +10,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function serve(hub: SseHub): Promise<string> {
-  const server: Server = createServer((_req, res) => hub.attach(res));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(
-    () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+function serve(hub: SseHub): Promise<string> {
+  return listenFor((_req, res) => hub.attach(res), cleanups);
 }
 
 describe('SseHub', () => {
