@@ -4,39 +4,69 @@ import { type HeldName, settleNames } from './name-claims.js';
 const EMPTY: readonly ExposedTool[] = Object.freeze([]);
 
 /**
+ * How many servers' replaced lists a table keeps on top of its last full maps before it folds them in: a lookup
+ * looks through at most this many, and a fleet of N servers becoming ready one after another folds N / this many
+ * times, not N.
+ */
+const MAX_LAYERS = 16;
+
+/** One server's list replaced on top of a table's full maps. */
+interface Layer {
+  readonly server: string;
+  readonly own: readonly ExposedTool[];
+  readonly names: ReadonlyMap<string, ExposedTool>;
+}
+
+/**
  * An immutable snapshot of the fleet's tools and the explicit map from exposed name to (server, tool). The
  * supervisor replaces its whole table in one assignment, so a call is never routed against a half-updated map,
  * and a caller holding an old table keeps a consistent view. Routing is by this map, never by splitting names.
  */
 export class RouteTable {
   /** The table with no tools. */
-  static readonly empty: RouteTable = new RouteTable([], [], new Map(), new Map(), [], []);
+  static readonly empty: RouteTable = RouteTable.full(new Map(), new Map(), [], [], []);
 
-  /** Every tool in fleet order: servers in `order`, each server's tools in its list order. */
-  readonly tools: readonly ExposedTool[];
   /** The server order the table was built with (servers missing from `order` appended). */
   readonly order: readonly string[];
   /** Entries the table refused (a tool filed under another server), for the log. */
   readonly problems: readonly string[];
   /** Tools left out because a server earlier in fleet order offers the same exposed name (reported as data). */
   readonly held: readonly HeldName[];
+  /** How many tools the fleet exposes. */
+  readonly size: number;
+  /** The full maps: this table's own, or (with layers) those of the table it was replaced from. */
   readonly #byName: ReadonlyMap<string, ExposedTool>;
   readonly #byServer: ReadonlyMap<string, readonly ExposedTool[]>;
+  /** Servers whose lists replace theirs in the maps above, each server at most once. */
+  readonly #layers: readonly Layer[];
+  #tools: readonly ExposedTool[] | undefined;
 
   private constructor(
-    tools: readonly ExposedTool[],
     order: readonly string[],
     byName: ReadonlyMap<string, ExposedTool>,
     byServer: ReadonlyMap<string, readonly ExposedTool[]>,
+    layers: readonly Layer[],
+    size: number,
     problems: readonly string[],
     held: readonly HeldName[],
   ) {
-    this.tools = Object.freeze(tools);
     this.order = Object.freeze(order);
     this.#byName = byName;
     this.#byServer = byServer;
+    this.#layers = layers;
+    this.size = size;
     this.problems = Object.freeze(problems);
     this.held = Object.freeze(held);
+  }
+
+  private static full(
+    byName: ReadonlyMap<string, ExposedTool>,
+    byServer: ReadonlyMap<string, readonly ExposedTool[]>,
+    order: readonly string[],
+    problems: readonly string[],
+    held: readonly HeldName[],
+  ): RouteTable {
+    return new RouteTable(order, byName, byServer, [], byName.size, problems, held);
   }
 
   /**
@@ -61,24 +91,23 @@ export class RouteTable {
       filed.set(server, own);
     }
     const { kept, held } = settleNames(filed, servers, 'tool');
-    const tools: ExposedTool[] = [];
     const byName = new Map<string, ExposedTool>();
     const byServer = new Map<string, readonly ExposedTool[]>();
     for (const server of servers) {
       const own = (kept.get(server) ?? []).map(sealTool);
       for (const tool of own) byName.set(tool.name, tool);
-      tools.push(...own);
       byServer.set(server, Object.freeze(own));
     }
-    return new RouteTable(tools, servers, byName, byServer, problems, held);
+    return RouteTable.full(byName, byServer, servers, problems, held);
   }
 
   /**
    * The table `prev` with one server's tools replaced, made without settling every name again — or undefined
    * when that could change another server's share (a name of the new list another server holds, any name held
    * back now, a duplicate, a tool filed under another server, another order): then `build` decides. The result is
-   * the table `build` would make from the same lists; it costs copies of the name map and the flat list, not a
-   * pass over every tool, which is what a thousand servers becoming ready one after another need.
+   * the table `build` would make from the same lists. It costs the new list, not the fleet: the list goes on top
+   * of `prev`'s maps, which are copied only every {@link MAX_LAYERS} replacements — what a thousand servers
+   * becoming ready one after another need.
    */
   static replace(
     prev: RouteTable,
@@ -89,42 +118,60 @@ export class RouteTable {
     if (prev.held.length > 0 || prev.problems.length > 0) return undefined;
     if (prev.order.length !== order.length || prev.order.some((id, i) => id !== order[i])) return undefined;
     if (!prev.#byServer.has(server) && !order.includes(server)) return undefined;
-    const names = new Set<string>();
+    const names = new Map<string, ExposedTool>();
     for (const t of tools) {
       if (t.server !== server || names.has(t.name)) return undefined;
-      const holder = prev.#byName.get(t.name);
+      const holder = prev.get(t.name);
       if (holder !== undefined && holder.server !== server) return undefined;
-      names.add(t.name);
+      names.set(t.name, t);
     }
     const own = Object.freeze(tools.map(sealTool));
+    for (const t of own) names.set(t.name, t);
+    const layers = [...prev.#layers.filter((l) => l.server !== server), { server, own, names }];
+    const size = prev.size - prev.listFor(server).length + own.length;
+    if (layers.length <= MAX_LAYERS)
+      return new RouteTable(prev.order, prev.#byName, prev.#byServer, layers, size, [], []);
     const byName = new Map(prev.#byName);
-    for (const t of prev.listFor(server)) byName.delete(t.name);
-    for (const t of own) byName.set(t.name, t);
     const byServer = new Map(prev.#byServer);
-    byServer.set(server, own);
+    // Every replaced list leaves before any new one comes in: a name may have moved between two layered servers.
+    for (const layer of layers)
+      for (const t of prev.#byServer.get(layer.server) ?? EMPTY) byName.delete(t.name);
+    for (const layer of layers) {
+      for (const t of layer.own) byName.set(t.name, t);
+      byServer.set(layer.server, layer.own);
+    }
+    return RouteTable.full(byName, byServer, prev.order, [], []);
+  }
+
+  /** Every tool in fleet order: servers in `order`, each server's tools in its list order. */
+  get tools(): readonly ExposedTool[] {
+    if (this.#tools) return this.#tools;
     const flat: ExposedTool[] = [];
-    for (const id of prev.order) flat.push(...(byServer.get(id) ?? EMPTY));
-    return new RouteTable(flat, prev.order, byName, byServer, [], []);
+    for (const id of this.order) flat.push(...this.listFor(id));
+    this.#tools = Object.freeze(flat);
+    return this.#tools;
   }
 
   /** The tool an exposed name routes to (its `server` and `tool` as the server names it), if any. */
   get(name: string): ExposedTool | undefined {
-    return this.#byName.get(name);
+    for (const layer of this.#layers) {
+      const tool = layer.names.get(name);
+      if (tool) return tool;
+    }
+    const tool = this.#byName.get(name);
+    if (tool && this.#layers.some((l) => l.server === tool.server)) return undefined;
+    return tool;
   }
 
   /** Whether an exposed name routes anywhere. */
   has(name: string): boolean {
-    return this.#byName.has(name);
+    return this.get(name) !== undefined;
   }
 
   /** One server's tools in its list order (empty for an unknown server or one with no tools). */
   listFor(serverId: string): readonly ExposedTool[] {
+    for (const layer of this.#layers) if (layer.server === serverId) return layer.own;
     return this.#byServer.get(serverId) ?? EMPTY;
-  }
-
-  /** How many tools the fleet exposes. */
-  get size(): number {
-    return this.tools.length;
   }
 
   /** A new table with one server's tools replaced (`[]` to clear them); this table is left as it is. */

@@ -136,16 +136,15 @@ export class FleetTools {
     if (sealed) this.perServer.set(id, sealed);
     else this.perServer.delete(id);
     // One server's list swapped in place when no other server's share can move; else every name is settled again.
-    const next =
-      RouteTable.replace(before, id, sealed ?? [], this.order) ??
-      RouteTable.build(this.perServer, this.order);
+    const replaced = RouteTable.replace(before, id, sealed ?? [], this.order);
+    const next = replaced ?? RouteTable.build(this.perServer, this.order);
     for (const p of next.problems) this.logger?.warn?.(p);
     this.table = next;
     this.held.update('tool', next.held);
     // One server's change can let another's held-back tool through (or hold one back): each says what it gained.
-    // A list made of the very tools it had is unchanged (tools are sealed once and reused): only the lists that
-    // changed are compared and recorded, so a fleet's thousand starts or stops are not a thousand times the fleet.
-    for (const server of this.order) {
+    // Replaced in place, only this server's list can have moved; else a list made of the very tools it had is
+    // unchanged (tools are sealed once and reused), so only the lists that changed are compared and recorded.
+    for (const server of replaced ? [id] : this.order) {
       const was = before.listFor(server);
       const now = next.listFor(server);
       if (sameTools(was, now)) continue;
