@@ -21,39 +21,47 @@ export interface LedgerEntry {
   init?: { pid: number; procStart: number };
 }
 
+/** One change to the ledger: a group recorded (or what is known of it grown), or a group forgotten. */
+export type LedgerChange = { kind: 'set'; entry: LedgerEntry } | { kind: 'drop'; pgid: number };
+
 const live = new Map<number, LedgerEntry>();
-const sinks = new Set<(groups: LedgerEntry[]) => void>();
+const sinks = new Set<(change: LedgerChange) => void>();
 
 /** Records a freshly spawned process group. */
 export function recordGroup(entry: LedgerEntry): void {
   const procStart = procStat(entry.pgid)?.startTime;
-  live.set(entry.pgid, procStart !== undefined ? { ...entry, procStart } : entry);
-  notify();
+  const recorded = procStart !== undefined ? { ...entry, procStart } : entry;
+  live.set(entry.pgid, recorded);
+  notify({ kind: 'set', entry: recorded });
 }
 
 /** Adds what was learnt after the spawn (a namespace's init) to a recorded group. */
 export function updateGroup(pgid: number, patch: Partial<LedgerEntry>): void {
   const entry = live.get(pgid);
   if (!entry) return;
-  live.set(pgid, { ...entry, ...patch });
-  notify();
+  const next = { ...entry, ...patch };
+  live.set(pgid, next);
+  notify({ kind: 'set', entry: next });
 }
 
 /** Forgets a group once nothing of it is left alive. */
 export function forgetGroup(pgid: number): void {
-  if (live.delete(pgid)) notify();
+  if (live.delete(pgid)) notify({ kind: 'drop', pgid });
 }
 
-/** Adds an observer of the ledger (the on-disk copy that survives a host crash); returns its removal. */
-export function watchLedger(sink: (groups: LedgerEntry[]) => void): () => void {
+/**
+ * Adds an observer of the ledger (the on-disk copy that survives a host crash): it hears every group recorded now,
+ * then each change as it happens — one group at a time, so keeping a copy costs the change, not the fleet.
+ * Returns its removal.
+ */
+export function watchLedger(sink: (change: LedgerChange) => void): () => void {
   sinks.add(sink);
-  sink(liveGroups());
+  for (const entry of live.values()) sink({ kind: 'set', entry });
   return () => sinks.delete(sink);
 }
 
-function notify(): void {
-  const groups = liveGroups();
-  for (const sink of sinks) sink(groups);
+function notify(change: LedgerChange): void {
+  for (const sink of sinks) sink(change);
 }
 
 /** The groups still recorded as live (a copy). */
@@ -195,8 +203,8 @@ export function reapAll(): number {
     if ((!unsafeGroup(entry.pgid) && signalGroup(entry.pgid, 'SIGKILL')) || killed) n++;
     if (entry.init && sameProcess(entry.init.pid, entry.init.procStart)) signalPid(entry.init.pid, 'SIGKILL');
     live.delete(entry.pgid);
+    notify({ kind: 'drop', pgid: entry.pgid });
   }
-  notify();
   const deadline = Date.now() + 1000;
   for (const dir of cgroups) {
     while (cgroupPopulated(dir) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 5);

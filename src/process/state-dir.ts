@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   cgroupBase,
@@ -18,10 +18,10 @@ import {
   watchLedger,
 } from './ledger.js';
 import { parseLedgerEntry } from './ledger-entry.js';
+import { type LedgerHeader, LedgerJournal, type ReadLedger, readLedger } from './ledger-journal.js';
 
-export interface LedgerFile {
-  host: { pid: number; procStart: number | null };
-  owner?: string;
+/** A ledger file as an older version wrote it, in one object (still read, see {@link readLedger}). */
+export interface LedgerFile extends LedgerHeader {
   groups: LedgerEntry[];
 }
 
@@ -37,7 +37,8 @@ export interface OrphanFinding {
   detail: string;
 }
 
-const LEDGER_FILE = /^ledger-\d+(-[a-z0-9]+)?\.json$/;
+// `.json` is the one-object format of older versions, which a crashed host of one may have left.
+const LEDGER_FILE = /^ledger-\d+(-[a-z0-9]+)?\.jsonl?$/;
 const hostStart = () => procStat(process.pid)?.startTime ?? null;
 // Synchronous: reaping runs once, inside start(), before any actor; a cgroup empties within milliseconds of
 // cgroup.kill, and the wait is bounded.
@@ -51,22 +52,17 @@ const sleepSync = (ms: number) => Atomics.wait(pause, 0, 0, ms);
  */
 export function persistLedger(dir: string, owner: string): () => void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `ledger-${process.pid}-${owner}.json`);
-  const host = { pid: process.pid, procStart: hostStart() };
-  const stop = watchLedger((all) => {
-    const groups = all.filter((g) => g.owner === owner);
-    if (groups.length === 0) {
-      rmSync(path, { force: true });
-      return;
-    }
-    const data: LedgerFile = { host, owner, groups };
-    const tmp = `${path}.tmp`;
-    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-    renameSync(tmp, path);
+  const journal = new LedgerJournal(join(dir, `ledger-${process.pid}-${owner}.jsonl`), {
+    host: { pid: process.pid, procStart: hostStart() },
+    owner,
+  });
+  const stop = watchLedger((change) => {
+    if (change.kind === 'drop') journal.drop(change.pgid);
+    else if (change.entry.owner === owner) journal.set(change.entry);
   });
   return () => {
     stop();
-    rmSync(path, { force: true });
+    journal.close();
   };
 }
 
@@ -85,9 +81,9 @@ export function reapOrphans(dir: string): OrphanFinding[] {
   const findings: OrphanFinding[] = [];
   for (const file of files) {
     const path = join(dir, file);
-    let data: Partial<LedgerFile>;
+    let data: ReadLedger;
     try {
-      data = JSON.parse(readFileSync(path, 'utf8')) as Partial<LedgerFile>;
+      data = readLedger(readFileSync(path, 'utf8'));
     } catch (err) {
       findings.push({
         server: null,
@@ -97,13 +93,15 @@ export function reapOrphans(dir: string): OrphanFinding[] {
       rmSync(path, { force: true });
       continue;
     }
-    const host = data.host;
-    if (typeof host?.pid !== 'number' || !Array.isArray(data.groups)) {
-      findings.push({ server: null, code: 'IGNORED_UNPARSABLE', detail: `${file}: no host or groups` });
+    const host = data.header.host;
+    if (typeof host?.pid !== 'number') {
+      findings.push({ server: null, code: 'IGNORED_UNPARSABLE', detail: `${file}: no host` });
       rmSync(path, { force: true });
       continue;
     }
     if (hostAlive(host)) continue;
+    for (const line of data.unreadable)
+      findings.push({ server: null, code: 'IGNORED_UNPARSABLE', detail: `${file}: ${line}` });
     for (const raw of data.groups) {
       const parsed = parseLedgerEntry(raw);
       if (!parsed.ok) {
@@ -160,7 +158,7 @@ function reapEntry(g: LedgerEntry): OrphanFinding | undefined {
 }
 
 /** True while the host that wrote a ledger still runs (the same pid, started at the same time). */
-export function hostAlive(host: LedgerFile['host']): boolean {
+export function hostAlive(host: LedgerHeader['host']): boolean {
   const stat = procStat(host.pid);
   if (!stat || stat.state === 'Z') return false;
   return host.procStart === null || stat.startTime === host.procStart;

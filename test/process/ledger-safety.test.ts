@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { procStat } from '../../src/process/ledger.js';
+import { readLedger } from '../../src/process/ledger-journal.js';
 import { reapOrphans } from '../../src/process/state-dir.js';
 import { fixtureServer, fleetConfig, fleets } from '../supervisor/fleet.js';
 import { alive, tempDir } from '../supervisor/helpers.js';
@@ -149,12 +150,10 @@ describe('two supervisors sharing a state directory', () => {
     await Promise.all([a.sup.start(), b.sup.start()]);
     const recorded = () =>
       readdirSync(stateDir)
-        .filter((name) => name.endsWith('.json'))
+        .filter((name) => name.startsWith('ledger-'))
         .flatMap((name) => {
-          const data = JSON.parse(readFileSync(join(stateDir, name), 'utf8')) as {
-            groups: Array<{ serverId: string }>;
-          };
-          return data.groups.map((g) => g.serverId);
+          const data = readLedger(readFileSync(join(stateDir, name), 'utf8'));
+          return (data.groups as Array<{ serverId: string }>).map((g) => g.serverId);
         })
         .sort();
     expect(recorded()).toEqual(['a', 'b']);
