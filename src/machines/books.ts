@@ -88,6 +88,8 @@ export function withChild(books: Books, id: string, patch: Partial<ChildBook>): 
 
 /** A child reported the phase it entered. */
 export function notePhase(books: Books, id: string, phase: ChildPhase): Books {
+  // Every server reports `stopped` as it is made: the books already say so, and a copy of them costs the fleet.
+  if (books.children[id]?.phase === phase) return books;
   return withChild(books, id, { phase });
 }
 
