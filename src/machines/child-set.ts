@@ -1,5 +1,5 @@
 // Adding and removing children of a running supervisor (a reload): pure changes to the books.
-import { type Books, newChildBook } from './books.js';
+import { type Books, type ChildBook, childIds, childOf, newChildBook } from './books.js';
 import type { BackoffConfig, LimitConfig, RestartPolicyName } from './restart-policy.js';
 import { leaveGroups } from './supervisor-decisions.js';
 
@@ -14,10 +14,12 @@ export interface ChildRestart {
  * the books know; a child `order` leaves out keeps its place after them. Unchanged when the id is taken.
  */
 export function addChild(books: Books, child: ChildRestart, order: readonly string[]): Books | undefined {
-  if (books.children[child.id]) return undefined;
+  if (childOf(books, child.id)) return undefined;
   const { policy, backoff, limit } = child.restart;
-  const children = { ...books.children, [child.id]: newChildBook(policy, backoff, limit) };
-  return { ...books, children, order: placed(order, Object.keys(children), books.order) };
+  const all = [...books.children, newChildBook(child.id, policy, backoff, limit)];
+  const byId = new Map(all.map((c) => [c.id, c]));
+  const children = placed(order, childIds(books), child.id).map((id) => byId.get(id) as ChildBook);
+  return { ...books, children };
 }
 
 /**
@@ -25,19 +27,17 @@ export function addChild(books: Books, child: ChildRestart, order: readonly stri
  * phase it is in, its actor is stopped with it, and a stopped actor takes its process group along.
  */
 export function removeChild(books: Books, id: string): Books | undefined {
-  if (!books.children[id]) return undefined;
-  const children = { ...books.children };
-  delete children[id];
+  if (!childOf(books, id)) return undefined;
   const left = leaveGroups(books, id);
-  return { ...left, children, order: books.order.filter((o) => o !== id) };
+  return { ...left, children: books.children.filter((c) => c.id !== id) };
 }
 
-/** The order of the known ids: as `wanted` has them, then the rest as `before` had them. */
-function placed(wanted: readonly string[], known: readonly string[], before: readonly string[]): string[] {
-  const set = new Set(known);
-  const out = wanted.filter((id) => set.has(id));
+/** The order of the known ids and the new one: as `wanted` has them, then the rest as `before` had them. */
+function placed(wanted: readonly string[], before: readonly string[], added: string): string[] {
+  const known = new Set([...before, added]);
+  const out = wanted.filter((id) => known.has(id));
   const taken = new Set(out);
-  for (const id of [...before, ...known]) {
+  for (const id of [...before, added]) {
     if (taken.has(id)) continue;
     taken.add(id);
     out.push(id);

@@ -1,4 +1,4 @@
-import { type Books, type ChildBook, isRunning, isWaiting, type Step } from './books.js';
+import { type Books, childIds, childOf, editChildren, isWaiting, type Step } from './books.js';
 import { type ExitFacts, recordRestart, restartDelay, restartSet, shouldRestart } from './restart-policy.js';
 
 /** An exit as the supervisor decides it: the facts, when it was seen and a uniform draw in [0, 1) for the jitter. */
@@ -13,13 +13,10 @@ export interface ExitReport {
  * Pure: reads only the books and the report, returns the new books and the steps to carry out, in order.
  */
 export function decideExit(books: Books, id: string, report: ExitReport): { books: Books; steps: Step[] } {
-  const child = books.children[id];
+  const child = childOf(books, id);
   if (!child) return { books, steps: [] };
   const { facts, at, draw } = report;
-  const children = { ...books.children };
-  const set = (cid: string, patch: Partial<ChildBook>) => {
-    children[cid] = { ...children[cid]!, ...patch };
-  };
+  const { children, get, set } = editChildren(books);
   const done = (steps: Step[], extra: Partial<Books> = {}) => ({
     books: { ...books, ...extra, children },
     steps,
@@ -58,16 +55,16 @@ export function decideExit(books: Books, id: string, report: ExitReport): { book
   }
   set(id, { restarts: child.restarts + 1 });
   const delayMs = restartDelay(local.history.n, child.backoff, () => draw);
-  const { stop, start } = restartSet(books.strategy, books.order, id);
+  const { stop, start } = restartSet(books.strategy, childIds(books), id);
   const steps: Step[] = [];
   const members: string[] = [];
   for (const sid of stop) {
-    if (sid === id || children[sid]!.phase !== 'running') continue;
+    if (sid === id || get(sid)?.phase !== 'running') continue;
     // A temporary (`never`) sibling is stopped with the rest but not brought back by someone else's failure, as in OTP.
-    set(sid, { intent: children[sid]!.policy === 'never' ? 'stop' : 'group-restart' });
+    set(sid, { intent: get(sid)?.policy === 'never' ? 'stop' : 'group-restart' });
     steps.push({ kind: 'stop', id: sid, reason: 'sibling_restart' });
   }
-  for (const sid of start) if (sid === id || children[sid]!.intent === 'group-restart') members.push(sid);
+  for (const sid of start) if (sid === id || get(sid)?.intent === 'group-restart') members.push(sid);
   steps.push({ kind: 'restart-later', id });
   steps.push({ kind: 'schedule', id, delayMs });
   const groups = members.length > 1 ? { ...books.groups, [id]: { members, due: false } } : books.groups;
@@ -85,15 +82,16 @@ export function restartDue(books: Books, id: string): { books: Books; steps: Ste
 /** Starts every due group whose members have all exited, members in file order (a stop since then wins). */
 function releaseGroups(books: Books): { books: Books; steps: Step[] } {
   const groups = { ...books.groups };
-  const children = { ...books.children };
+  const { children, get, set } = editChildren(books);
   const steps: Step[] = [];
+  const waiting = (m: string) => get(m)?.phase === 'backoff' || get(m)?.phase === 'exited';
   for (const [key, group] of Object.entries(books.groups)) {
-    if (!group.due || group.members.some((m) => isRunning(books, m))) continue;
+    if (!group.due || group.members.some((m) => get(m)?.phase === 'running')) continue;
     delete groups[key];
     for (const member of group.members) {
-      if (member !== key && children[member]?.intent !== 'group-restart') continue;
-      children[member] = { ...children[member]!, intent: null };
-      if (isWaiting(books, member)) steps.push({ kind: 'start', id: member });
+      if (member !== key && get(member)?.intent !== 'group-restart') continue;
+      set(member, { intent: null });
+      if (waiting(member)) steps.push({ kind: 'start', id: member });
     }
   }
   return { books: { ...books, groups, children }, steps };
@@ -115,10 +113,12 @@ export function escalate(
   failedId: string | null,
   why: string,
 ): { books: Books; steps: Step[] } {
-  const children = { ...books.children };
+  const children = books.children.map((c) => ({
+    ...c,
+    intent: c.id === failedId ? null : ('stop' as const),
+  }));
   const steps: Step[] = [{ kind: 'escalate', why }];
-  for (const cid of [...books.order].reverse()) {
-    children[cid] = { ...children[cid]!, intent: cid === failedId ? null : 'stop' };
+  for (const cid of childIds(books).reverse()) {
     steps.push({ kind: 'cancel', id: cid });
     steps.push(
       cid === failedId ? { kind: 'give-up', id: cid, why } : { kind: 'stop', id: cid, reason: 'escalated' },

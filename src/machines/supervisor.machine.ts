@@ -1,5 +1,14 @@
 import { type ActorRefFrom, assign, enqueueActions, type SnapshotFrom, setup } from 'xstate';
-import { type Books, markStable, newChildBook, notePhase, type Step, withChild } from './books.js';
+import {
+  type Books,
+  childIds,
+  childOf,
+  markStable,
+  newChildBook,
+  notePhase,
+  type Step,
+  withChild,
+} from './books.js';
 import { addChild, removeChild } from './child-set.js';
 import {
   type BackoffConfig,
@@ -82,15 +91,14 @@ export const supervisorMachine = setup({
 }).createMachine({
   id: 'supervisor',
   context: ({ input, spawn }) => {
-    const children: Books['children'] = {};
-    for (const server of input.servers) {
+    const children = input.servers.map((server) => {
       spawn('server', { id: serverActorId(server.id), input: { server } });
-      children[server.id] = newChildBook(server.restart.policy, server.restart.backoff, server.restart.limit);
-    }
+      const { policy, backoff, limit } = server.restart;
+      return newChildBook(server.id, policy, backoff, limit);
+    });
     return {
       books: {
         strategy: input.strategy,
-        order: input.servers.map((s) => s.id),
         limit: input.limit,
         global: { times: [], n: 0 },
         children,
@@ -106,16 +114,16 @@ export const supervisorMachine = setup({
     START_ALL: {
       actions: enqueueActions(({ context, enqueue }) => {
         enqueue.assign({ escalation: null, books: { ...context.books, escalated: false } });
-        for (const id of context.books.order) {
-          if (!context.disabled.includes(id)) enqueue.sendTo(serverActorId(id), { type: 'START' });
+        const disabled = new Set(context.disabled);
+        for (const id of childIds(context.books)) {
+          if (!disabled.has(id)) enqueue.sendTo(serverActorId(id), { type: 'START' });
         }
       }),
     },
     STOP_ALL: {
       actions: enqueueActions(({ context, enqueue }) => {
-        const children = { ...context.books.children };
-        for (const id of [...context.books.order].reverse()) {
-          children[id] = { ...children[id]!, intent: 'stop' };
+        const children = context.books.children.map((c) => ({ ...c, intent: 'stop' as const }));
+        for (const id of childIds(context.books).reverse()) {
           enqueue.cancel(restartTimer(id));
           enqueue.sendTo(serverActorId(id), { type: 'STOP', reason: 'stopped' });
         }
@@ -124,7 +132,7 @@ export const supervisorMachine = setup({
     },
     START: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const child = context.books.children[event.id];
+        const child = childOf(context.books, event.id);
         if (!child) return;
         // A server mid-stop ignores START (its process is still ending), so a START after a stop of ours waits
         // for that exit and starts it then, as a restart does; the exit is still ours and counts for nothing.
@@ -141,7 +149,7 @@ export const supervisorMachine = setup({
     },
     STOP: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        if (!context.books.children[event.id]) return;
+        if (!childOf(context.books, event.id)) return;
         enqueue.assign({
           books: withChild(leaveGroups(context.books, event.id), event.id, { intent: 'stop' }),
         });
@@ -151,7 +159,7 @@ export const supervisorMachine = setup({
     },
     RESTART: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const child = context.books.children[event.id];
+        const child = childOf(context.books, event.id);
         if (!child) return;
         const running = child.phase === 'running';
         const books = withChild(leaveGroups(context.books, event.id), event.id, {
@@ -179,7 +187,7 @@ export const supervisorMachine = setup({
     },
     'CHILD.READY': {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const child = context.books.children[event.id];
+        const child = childOf(context.books, event.id);
         if (!child) return;
         // Stability is a timer on the system's clock, so no timestamp has to live in the context.
         enqueue.cancel(stableTimer(event.id));

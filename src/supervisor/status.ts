@@ -26,9 +26,10 @@ export function statusRows(
   servers: readonly ServerConfig[],
   started: boolean,
 ): ServerStatus[] {
-  const ctx = started ? parts.actor.getSnapshot().context : undefined;
+  const books = started ? parts.actor.getSnapshot().context.books : undefined;
+  const restarts = new Map(books?.children.map((c) => [c.id, c.restarts]));
   return servers.map((s) => ({
-    ...parts.watch.row(s.id, ctx?.books.children[s.id]?.restarts ?? 0, parts.tools),
+    ...parts.watch.row(s.id, restarts.get(s.id) ?? 0, parts.tools),
     containment: parts.connections.get(s.id)?.link.kind ?? configuredKind(s, parts.containment),
     ...containerRow(parts.connections.get(s.id)),
     ...identityRow(parts.connections.get(s.id)),

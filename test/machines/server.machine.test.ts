@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, fromCallback, fromPromise, SimulatedClock, setup } from 'xstate';
+import { childOf } from '../../src/machines/books.js';
 import {
   type HandshakeInput,
   type PingerInput,
@@ -188,7 +189,7 @@ function wedgeHarness(opts: { handshakeHangs?: boolean } = {}) {
     flush,
     state: () => serverStateOf(ref().getSnapshot()),
     lastExit: () => ref().getSnapshot().context.lastExit,
-    restarts: () => actor.getSnapshot().context.books.children.a!.restarts,
+    restarts: () => childOf(actor.getSnapshot().context.books, 'a')!.restarts,
     wedge: (reason: string, gen = generation) => send!({ type: 'PROC.WEDGED', generation: gen, reason }),
     generation: () => generation,
   };

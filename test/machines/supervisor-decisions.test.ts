@@ -3,6 +3,7 @@ import {
   type Books,
   type ChildBook,
   type ChildPhase,
+  childOf,
   markStable,
   newChildBook,
   type Step,
@@ -24,17 +25,13 @@ function booksOf(
     patch?: Record<string, Partial<ChildBook>>;
   } = {},
 ): Books {
-  const children: Books['children'] = {};
-  for (const id of ids) {
-    children[id] = {
-      ...newChildBook(opts.policy ?? 'on-failure', backoff, childLimit),
-      phase: 'running',
-      ...opts.patch?.[id],
-    };
-  }
+  const children = ids.map((id) => ({
+    ...newChildBook(id, opts.policy ?? 'on-failure', backoff, childLimit),
+    phase: 'running' as const,
+    ...opts.patch?.[id],
+  }));
   return {
     strategy: opts.strategy ?? 'one_for_one',
-    order: ids,
     limit: opts.limit ?? { maxRestarts: 100, windowMs: 60_000 },
     global: { times: opts.global ?? [], n: opts.global?.length ?? 0 },
     children,
@@ -152,7 +149,7 @@ describe('decideExit: what one exit means', () => {
     const books = { ...booksOf(['a'], { policy, patch: { a: child ?? {} } }), escalated: escalated ?? false };
     const out = decideExit(books, 'a', { facts: { ...crash, ...facts }, at, draw });
     expect(out.steps).toEqual(steps);
-    if (after) expect(out.books.children.a).toMatchObject(after);
+    if (after) expect(childOf(out.books, 'a')).toMatchObject(after);
   });
 
   it('an unknown id changes nothing', () => {
@@ -196,7 +193,7 @@ describe('decideExit: the restart window of one server (3 restarts in 60 s)', ()
     const books = booksOf(['a'], { patch: { a: { history: history(before) } } });
     const out = decideExit(books, 'a', { facts: crash, at, draw: 0 });
     expect(out.steps[0]?.kind).toBe(gives === 'restart' ? 'restart-later' : 'give-up');
-    expect(out.books.children.a!.history.times).toEqual(kept);
+    expect(childOf(out.books, 'a')!.history.times).toEqual(kept);
     if (gives === 'give-up') {
       expect(out.steps).toEqual([{ kind: 'give-up', id: 'a', why: 'more than 3 restarts within 60000 ms' }]);
     }
@@ -233,7 +230,7 @@ describe('decideExit: the supervisor limit escalates', () => {
       { kind: 'cancel', id: 'a' },
       { kind: 'stop', id: 'a', reason: 'escalated' },
     ]);
-    expect(['a', 'b', 'c'].map((id) => out.books.children[id]!.intent)).toEqual(['stop', null, 'stop']);
+    expect(['a', 'b', 'c'].map((id) => childOf(out.books, id)!.intent)).toEqual(['stop', null, 'stop']);
   });
 
   it('escalate() clears pending groups', () => {
@@ -310,7 +307,7 @@ describe('decideExit: strategies take siblings down by their phase', () => {
       draw: 0,
     });
     expect(out.steps.filter((s) => s.kind === 'stop').map((s) => (s as { id: string }).id)).toEqual(stops);
-    for (const [id, intent] of Object.entries(intents)) expect(out.books.children[id]!.intent).toBe(intent);
+    for (const [id, intent] of Object.entries(intents)) expect(childOf(out.books, id)!.intent).toBe(intent);
     expect(out.books.groups.b?.members).toEqual(group);
   });
 });
@@ -390,6 +387,6 @@ describe('markStable', () => {
     { phase: 'backoff', clears: false },
   ])('clears the history of a child in $phase: $clears', ({ phase, clears }) => {
     const books = booksOf(['a'], { patch: { a: { phase, history: history([1, 2]) } } });
-    expect(markStable(books, 'a').children.a!.history).toEqual(clears ? history([]) : history([1, 2]));
+    expect(childOf(markStable(books, 'a'), 'a')!.history).toEqual(clears ? history([]) : history([1, 2]));
   });
 });

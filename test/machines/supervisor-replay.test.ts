@@ -8,6 +8,7 @@ import {
   type Snapshot,
   transition,
 } from 'xstate';
+import { childOf } from '../../src/machines/books.js';
 import type { HandshakeInput, ProcessActorInput } from '../../src/machines/server.machine.js';
 import { serverMachine, serverStateOf } from '../../src/machines/server.machine.js';
 import {
@@ -142,7 +143,7 @@ describe('a pure supervisor: persisted as JSON, decisions replayed with transiti
     const exited = h.received.find((e) => e.type === 'CHILD.EXITED');
     expect(exited).toMatchObject({ type: 'CHILD.EXITED', id: 'a', at: 1700, draw: 0.25 });
     const live = h.after.get(exited!)!;
-    expect(live.books.children.a).toMatchObject({ restarts: 2, history: { times: [1000, 1700], n: 2 } });
+    expect(childOf(live.books, 'a')).toMatchObject({ restarts: 2, history: { times: [1000, 1700], n: 2 } });
     // The second restart: 200 ms × (1 + 0.25 × jitter 1).
     const spawnsBefore = h.received.filter((e) => e.type === 'CHILD.PHASE' && e.phase === 'running').length;
     h.clock.increment(249);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
+import { childOf } from '../../src/machines/books.js';
 import type { HandshakeInput, PingerInput, ProcessActorInput } from '../../src/machines/server.machine.js';
 import { serverMachine, serverStateOf } from '../../src/machines/server.machine.js';
 import {
@@ -264,7 +265,7 @@ describe('supervisor machine with fake processes', () => {
     await h.flush();
     await h.advance(10_000);
     expect(h.state('a')).toBe('stopped');
-    expect(h.actor.getSnapshot().context.books.children.a!.restarts).toBe(0);
+    expect(childOf(h.actor.getSnapshot().context.books, 'a')!.restarts).toBe(0);
   });
 
   it('failureThreshold consecutive failed pings wedge the server; it is killed and restarted as a failure', async () => {
@@ -283,7 +284,7 @@ describe('supervisor machine with fake processes', () => {
     expect(h.spawns).toHaveLength(1);
     await h.advance(100);
     expect(h.spawns).toHaveLength(2);
-    expect(h.actor.getSnapshot().context.books.children.a!.restarts).toBe(1);
+    expect(childOf(h.actor.getSnapshot().context.books, 'a')!.restarts).toBe(1);
   });
 
   it('manual restart clears the history: the next crash waits the initial delay again', async () => {

@@ -30,7 +30,14 @@ describe('the running supervisor keeps no live handle in its machines', () => {
     expect(pid).not.toBe(first);
     expect(alive(pid)).toBe(true);
     expect(json).toMatchObject({
-      context: { books: { children: { p1: { restarts: 1, phase: 'running' }, p2: { restarts: 0 } } } },
+      context: {
+        books: {
+          children: [
+            { id: 'p1', restarts: 1, phase: 'running' },
+            { id: 'p2', restarts: 0 },
+          ],
+        },
+      },
       children: { 'server:p1': { snapshot: { context: { pid, lastExit: { code: 1 } } } } },
     });
   });

@@ -1,3 +1,4 @@
+import { childIds } from '../../machines/books.js';
 import { type ServerSnapshot, serverStateOf } from '../../machines/server.machine.js';
 import { type SupervisorActorRef, serverRefOf } from '../../machines/supervisor.machine.js';
 import type { ExitInfo } from '../../process/server-process.js';
@@ -41,7 +42,7 @@ export class ServerWatch {
 
   /** Starts following (after the root actor started). */
   attach(): void {
-    for (const id of this.actor.getSnapshot().context.books.order) this.follow(id);
+    for (const id of childIds(this.actor.getSnapshot().context.books)) this.follow(id);
     this.subs.push(
       this.actor.subscribe((snap) => {
         const why = snap.context.escalation;
