@@ -82,26 +82,33 @@ describeHaproxy('serve --http replicas behind HAProxy', (binary) => {
     await ensureBuilt();
     const dir = cli.tempDir();
     ports = await Promise.all([freePort(), freePort(), freePort()]);
-    const lbPort = await freePort();
-    lbUrl = new URL(`http://127.0.0.1:${lbPort}/mcp`);
-    config = writeFixtureConfig(
-      dir,
-      [{ id: 'fx', flags: ['--input-required', '1'], extra: '    allow: [elicitation]' }],
-      [
-        'serve:',
-        `  sessionKey: "${randomBytes(32).toString('hex')}"`,
-        `  allowedHosts: ["127.0.0.1:${lbPort}"]`,
-        '',
-      ].join('\n'),
-    );
+    // The balancer binds first, before the replicas' seconds of start: a port picked and let go can be taken by
+    // another test meanwhile, so a bind it loses is tried again on a fresh port (the config names the port).
+    for (let attempt = 1; !lb; attempt++) {
+      const lbPort = await freePort();
+      lbUrl = new URL(`http://127.0.0.1:${lbPort}/mcp`);
+      config = writeFixtureConfig(
+        dir,
+        [{ id: 'fx', flags: ['--input-required', '1'], extra: '    allow: [elicitation]' }],
+        [
+          'serve:',
+          `  sessionKey: "${randomBytes(32).toString('hex')}"`,
+          `  allowedHosts: ["127.0.0.1:${lbPort}"]`,
+          '',
+        ].join('\n'),
+      );
+      lb = await startHaproxy(binary, dir, {
+        MCP_LB_BIND: `127.0.0.1:${lbPort}`,
+        MCP_LB_HOST: `127.0.0.1:${lbPort}`,
+        MCP_REPLICA_1: `127.0.0.1:${ports[0]}`,
+        MCP_REPLICA_2: `127.0.0.1:${ports[1]}`,
+        MCP_REPLICA_3: `127.0.0.1:${ports[2]}`,
+      }).catch((err: Error) => {
+        if (attempt < 5 && /Address already in use/.test(err.message)) return undefined;
+        throw err;
+      });
+    }
     for (const port of ports) replicas.push(await startReplica(port));
-    lb = await startHaproxy(binary, dir, {
-      MCP_LB_BIND: `127.0.0.1:${lbPort}`,
-      MCP_LB_HOST: `127.0.0.1:${lbPort}`,
-      MCP_REPLICA_1: `127.0.0.1:${ports[0]}`,
-      MCP_REPLICA_2: `127.0.0.1:${ports[1]}`,
-      MCP_REPLICA_3: `127.0.0.1:${ports[2]}`,
-    });
     await allUp(30_000);
     v1 = new Client({ name: 'lb-v1', version: '1.0.0' });
     await v1.connect(new StreamableHTTPClientTransport(lbUrl, { fetch: recording('v1') }));
