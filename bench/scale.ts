@@ -13,13 +13,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ServerConfig } from '../src/config/types.js';
 import { createGateway } from '../src/gateway/create-gateway.js';
 import { pageRows, pageStatus } from '../src/inspector/page-data.js';
+import { cgroupBase } from '../src/process/cgroup.js';
 import type { ContainmentSetting } from '../src/process/containment.js';
 import type { Supervisor } from '../src/supervisor/supervisor.js';
 import { benchSupervisor, fixtureServer, fleetConfig, removeTrustStore } from './lib/fixture-fleet.js';
 import { createSupervisor } from './lib/ours.js';
 import { fmt, median, percentile } from './lib/stats.js';
 import { markdownTable } from './lib/table.js';
-import { BareFleet } from './scale/bare-fleet.js';
+import { BareFleet, type FloorContainment } from './scale/bare-fleet.js';
 import { idleSessions } from './scale/sessions.js';
 
 const SOURCE = fileURLToPath(new URL('./scale/tiny-server.c', import.meta.url));
@@ -101,11 +102,46 @@ async function throughServe(sup: Supervisor) {
   return { listed: tools.length, listMs, firstSearchMs, searchMs };
 }
 
-async function ours(binary: string, n: number, containment: ContainmentSetting, full: boolean) {
+/** One way of running ours: its containment, whether with a state directory (as the CLI always is), the floor. */
+interface Way {
+  label: string;
+  containment: ContainmentSetting;
+  floor: FloorContainment;
+  stateDir: boolean;
+  /** Whether calls, `serve` and the inspector are measured on this way too. */
+  full: boolean;
+}
+
+function ways(): Way[] {
+  const base = cgroupBase();
+  const pgroup = { kind: 'pgroup' } as const;
+  return [
+    { label: 'pgroup', containment: 'pgroup', floor: pgroup, stateDir: false, full: false },
+    { label: 'pgroup, state dir', containment: 'pgroup', floor: pgroup, stateDir: true, full: false },
+    base
+      ? {
+          label: 'cgroup',
+          containment: 'cgroup',
+          floor: { kind: 'cgroup', base },
+          stateDir: false,
+          full: true,
+        }
+      : {
+          label: 'pgroup (no cgroup here)',
+          containment: 'pgroup',
+          floor: pgroup,
+          stateDir: false,
+          full: true,
+        },
+  ];
+}
+
+async function ours(binary: string, n: number, way: Way, dir: string) {
   const servers = Array.from({ length: n }, (_, i) => tinyServer(binary, `s${i}`));
+  const stateDir = way.stateDir ? mkdtempSync(join(dir, 'state-')) : undefined;
   globalThis.gc?.();
   const before = process.memoryUsage();
-  const sup = benchSupervisor(servers, 'store', containment);
+  const sup = benchSupervisor(servers, 'store', way.containment, stateDir);
   const t0 = performance.now();
   await sup.start();
   const startMs = performance.now() - t0;
@@ -113,7 +149,7 @@ async function ours(binary: string, n: number, containment: ContainmentSetting, 
   globalThis.gc?.();
   const after = process.memoryUsage();
   const perServerKiB = (after.heapUsed + after.external - before.heapUsed - before.external) / n / 1024;
-  const extra = full
+  const extra = way.full
     ? {
         calls: await calls(async (i) => {
           const out = await sup.callToolOutcome(`s${i}.tool_3`, { text: 'hi' });
@@ -153,21 +189,21 @@ export async function runScaleBench(): Promise<void> {
     const life: string[][] = [];
     const work: string[][] = [];
     for (const n of SIZES) {
-      progress(`${n} servers: the bare floor`);
-      const t0 = performance.now();
-      const bare = await BareFleet.start(binary, n);
-      const floorStart = performance.now() - t0;
-      const floorCalls = await calls((i) => bare.call(i), n);
-      const t1 = performance.now();
-      await bare.stop();
-      const floorStop = performance.now() - t1;
-      for (const containment of ['pgroup', 'auto'] as const) {
-        progress(`${n} servers: ours (${containment})`);
-        const o = await ours(binary, n, containment, containment === 'auto');
+      for (const way of ways()) {
+        progress(`${n} servers: the bare floor (${way.floor.kind})`);
+        const t0 = performance.now();
+        const bare = await BareFleet.start(binary, n, way.floor);
+        const floorStart = performance.now() - t0;
+        const floorCalls = way.full ? await calls((i) => bare.call(i), n) : undefined;
+        const t1 = performance.now();
+        await bare.stop();
+        const floorStop = performance.now() - t1;
+        progress(`${n} servers: ours (${way.label})`);
+        const o = await ours(binary, n, way, dir);
         removeTrustStore();
         life.push([
           String(n),
-          containment === 'auto' ? 'cgroup' : containment,
+          way.label,
           `${o.ready}/${n}`,
           fmt(floorStart / 1000, 2),
           fmt(o.startMs / 1000, 2),
@@ -177,7 +213,7 @@ export async function runScaleBench(): Promise<void> {
           fmt(o.perServerKiB, 0),
         ]);
         const x = o.extra;
-        if (x)
+        if (x && floorCalls)
           work.push([
             String(n),
             `${fmt(floorCalls.p50, 3)} / ${fmt(floorCalls.p99, 3)}`,
@@ -235,8 +271,10 @@ export async function runScaleBench(): Promise<void> {
         `a call's median ${fmt(idle.before, 3)} ms with none open, ${fmt(idle.with, 3)} ms with them open.`,
     );
     console.log(
-      '\n(The floor spawns and handshakes every server at once, without containment, calls them with bare lines and ends\n' +
-        'each by closing its stdin. Calls go to servers spread over the fleet; "share" is our calls/s over the floor\'s.)',
+      '\n(The floor spawns and handshakes every server at once, each leading its own process group and, on the cgroup\n' +
+        'rows, joining a cgroup leaf of its own through a shell line as ours do; it calls them with bare lines and ends\n' +
+        'each by closing its stdin. Each row has its own floor, measured just before it. Calls go to servers spread over\n' +
+        'the fleet; "share" is our calls/s over the floor\'s.)',
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -78,6 +78,7 @@ export function benchSupervisor(
   servers: ServerConfig[],
   trust: TrustMode = 'store',
   containment?: ContainmentSetting,
+  stateDir?: string,
 ): Supervisor {
   const trustOptions =
     trust === 'store'
@@ -87,5 +88,6 @@ export function benchSupervisor(
     stdinGraceMs: 500,
     ...trustOptions,
     ...(containment ? { containment } : {}),
+    ...(stateDir ? { stateDir } : {}),
   });
 }

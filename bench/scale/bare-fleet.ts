@@ -1,6 +1,14 @@
 // The floor of the scale benchmark: the tiny servers spawned at once by a bare script that does each handshake
-// and calls them with hand-written JSON-RPC lines, nothing else.
-import { type ChildProcess, spawn } from 'node:child_process';
+// and calls them with hand-written JSON-RPC lines, with the same containment steps as ours and nothing else: each
+// child leads its own process group, and with cgroups gets a leaf of its own that a shell line joins before exec.
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { mkdirSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** How the floor holds each child: its own process group, or that and a cgroup leaf under `base`. */
+export type FloorContainment = { kind: 'pgroup' } | { kind: 'cgroup'; base: string };
+
+const JOIN = 'echo $$ > "$1" || exit 125; shift; exec "$@"';
 
 interface Child {
   proc: ChildProcess;
@@ -9,19 +17,32 @@ interface Child {
 
 export class BareFleet {
   private readonly children: Child[] = [];
+  private readonly leaves: string[] = [];
   private next = 10;
 
-  private constructor() {}
+  private constructor(private readonly parent: string | undefined) {}
 
   /** Spawns `n` at once and resolves once every handshake (initialize, initialized, tools/list) was answered. */
-  static async start(binary: string, n: number): Promise<BareFleet> {
-    const fleet = new BareFleet();
-    await Promise.all(Array.from({ length: n }, () => fleet.spawnOne(binary)));
+  static async start(binary: string, n: number, containment: FloorContainment): Promise<BareFleet> {
+    const parent =
+      containment.kind === 'cgroup'
+        ? join(containment.base, `mcp-supervisor-floor-${process.pid}`)
+        : undefined;
+    if (parent) mkdirSync(parent, { recursive: true });
+    const fleet = new BareFleet(parent);
+    await Promise.all(Array.from({ length: n }, (_, i) => fleet.spawnOne(binary, i)));
     return fleet;
   }
 
-  private spawnOne(binary: string): Promise<void> {
-    const proc = spawn(binary, [], { stdio: ['pipe', 'pipe', 'ignore'] });
+  private spawnOne(binary: string, i: number): Promise<void> {
+    const options: SpawnOptions = { stdio: ['pipe', 'pipe', 'ignore'], detached: true };
+    let proc: ChildProcess;
+    if (this.parent) {
+      const leaf = join(this.parent, `s${i}-0`);
+      mkdirSync(leaf);
+      this.leaves.push(leaf);
+      proc = spawn('/bin/sh', ['-c', JOIN, 'floor', join(leaf, 'cgroup.procs'), binary], options);
+    } else proc = spawn(binary, [], options);
     const child: Child = { proc, waiting: new Map() };
     this.children.push(child);
     let buf = '';
@@ -61,7 +82,7 @@ export class BareFleet {
     });
   }
 
-  /** Closes every stdin and resolves once every child exited. */
+  /** Closes every stdin and resolves once every child exited and its cgroup leaf is removed. */
   stop(): Promise<void> {
     return Promise.all(
       this.children.map(
@@ -72,6 +93,9 @@ export class BareFleet {
             c.proc.stdin!.end();
           }),
       ),
-    ).then(() => {});
+    ).then(() => {
+      for (const leaf of this.leaves) rmdirSync(leaf);
+      if (this.parent) rmdirSync(this.parent);
+    });
   }
 }
