@@ -18,17 +18,17 @@ import type { ContainmentSetting } from '../src/process/containment.js';
 import type { Supervisor } from '../src/supervisor/supervisor.js';
 import { benchSupervisor, fixtureServer, fleetConfig, removeTrustStore } from './lib/fixture-fleet.js';
 import { createSupervisor } from './lib/ours.js';
-import { fmt, median, percentile } from './lib/stats.js';
+import { fmt } from './lib/stats.js';
 import { markdownTable } from './lib/table.js';
-import { BareFleet, type FloorContainment } from './scale/bare-fleet.js';
+import { type FloorContainment, spawnCost } from './scale/bare-fleet.js';
+import { calls } from './scale/calls.js';
+import type { FloorFigures } from './scale/floor-main.js';
 import { idleSessions } from './scale/sessions.js';
 
 const SOURCE = fileURLToPath(new URL('./scale/tiny-server.c', import.meta.url));
+const FLOOR = fileURLToPath(new URL('./scale/floor-main.ts', import.meta.url));
 const progress = (what: string) => process.stderr.write(`scale: ${what}\n`);
 const SIZES = (process.env.SCALE_N ?? '10,100,1000').split(',').map(Number);
-const SEQUENTIAL = 300;
-const CONCURRENT = 2000;
-const IN_FLIGHT = 64;
 
 function buildTiny(dir: string): string | undefined {
   const out = join(dir, 'tiny-server');
@@ -43,33 +43,15 @@ function buildTiny(dir: string): string | undefined {
   }
 }
 
-/** A spread of server indexes that is the same in every run. */
-function spread(n: number, count: number): number[] {
-  let x = 12345;
-  return Array.from({ length: count }, () => {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    return x % n;
-  });
-}
-
-/** Sequential calls to servers spread over the fleet (p50, p99 ms), then calls/s with 64 in flight. */
-async function calls(call: (i: number) => Promise<void>, n: number) {
-  const times: number[] = [];
-  for (const i of spread(n, SEQUENTIAL)) {
-    const t0 = performance.now();
-    await call(i);
-    times.push(performance.now() - t0);
-  }
-  const targets = spread(n, CONCURRENT);
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < targets.length) await call(targets[next++] as number);
-    }),
+/** Runs the floor in a bare script of its own and returns its figures. */
+function floor(binary: string, n: number, containment: FloorContainment, withCalls: boolean): FloorFigures {
+  const base = containment.kind === 'cgroup' ? containment.base : '-';
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', FLOOR, binary, String(n), containment.kind, base, withCalls ? '1' : '0'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
   );
-  const perS = CONCURRENT / ((performance.now() - t0) / 1000);
-  return { p50: median(times), p99: percentile(times, 99), perS };
+  return JSON.parse(out) as FloorFigures;
 }
 
 function tinyServer(binary: string, id: string): ServerConfig {
@@ -136,19 +118,30 @@ function ways(): Way[] {
   ];
 }
 
+/**
+ * A full collection whose freed array buffers are counted as freed: their memory is released by a sweeper after
+ * the collection, so `external` read at once still counts them (tens of KiB per server, varying run to run).
+ */
+async function collect(): Promise<void> {
+  globalThis.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  globalThis.gc?.();
+}
+
 async function ours(binary: string, n: number, way: Way, dir: string) {
   const servers = Array.from({ length: n }, (_, i) => tinyServer(binary, `s${i}`));
   const stateDir = way.stateDir ? mkdtempSync(join(dir, 'state-')) : undefined;
-  globalThis.gc?.();
+  await collect();
   const before = process.memoryUsage();
   const sup = benchSupervisor(servers, 'store', way.containment, stateDir);
   const t0 = performance.now();
   await sup.start();
   const startMs = performance.now() - t0;
   const ready = sup.status().filter((s) => s.state === 'ready').length;
-  globalThis.gc?.();
+  await collect();
   const after = process.memoryUsage();
   const perServerKiB = (after.heapUsed + after.external - before.heapUsed - before.external) / n / 1024;
+  const forkMs = await spawnCost(binary);
   const extra = way.full
     ? {
         calls: await calls(async (i) => {
@@ -165,7 +158,7 @@ async function ours(binary: string, n: number, way: Way, dir: string) {
   const t1 = performance.now();
   await sup.stop();
   const stopMs = performance.now() - t1;
-  return { startMs, stopMs, ready, perServerKiB, extra };
+  return { startMs, stopMs, ready, perServerKiB, forkMs, extra };
 }
 
 /** stop() of `n` servers under one_for_all (every server stopped together, in reverse order). */
@@ -191,13 +184,8 @@ export async function runScaleBench(): Promise<void> {
     for (const n of SIZES) {
       for (const way of ways()) {
         progress(`${n} servers: the bare floor (${way.floor.kind})`);
-        const t0 = performance.now();
-        const bare = await BareFleet.start(binary, n, way.floor);
-        const floorStart = performance.now() - t0;
-        const floorCalls = way.full ? await calls((i) => bare.call(i), n) : undefined;
-        const t1 = performance.now();
-        await bare.stop();
-        const floorStop = performance.now() - t1;
+        const f = floor(binary, n, way.floor, way.full);
+        const [floorStart, floorFork, floorStop, floorCalls] = [f.startMs, f.forkMs, f.stopMs, f.calls];
         progress(`${n} servers: ours (${way.label})`);
         const o = await ours(binary, n, way, dir);
         removeTrustStore();
@@ -208,6 +196,8 @@ export async function runScaleBench(): Promise<void> {
           fmt(floorStart / 1000, 2),
           fmt(o.startMs / 1000, 2),
           fmt(o.startMs / floorStart, 1),
+          `${fmt(floorFork, 2)} / ${fmt(o.forkMs, 2)}`,
+          fmt(o.startMs / (floorStart + n * Math.max(0, o.forkMs - floorFork)), 1),
           fmt(floorStop / 1000, 2),
           fmt(o.stopMs / 1000, 2),
           fmt(o.perServerKiB, 0),
@@ -236,6 +226,8 @@ export async function runScaleBench(): Promise<void> {
           'floor start s',
           'start s',
           'start / floor',
+          'spawn ms floor / ours',
+          'start / floor at our spawn',
           'floor stop s',
           'stop s',
           'heap+ext KiB/server',
@@ -271,10 +263,11 @@ export async function runScaleBench(): Promise<void> {
         `a call's median ${fmt(idle.before, 3)} ms with none open, ${fmt(idle.with, 3)} ms with them open.`,
     );
     console.log(
-      '\n(The floor spawns and handshakes every server at once, each leading its own process group and, on the cgroup\n' +
+      '\n(The floor, a bare script in a process of its own, spawns and handshakes every server at once, each leading its own process group and, on the cgroup\n' +
         'rows, joining a cgroup leaf of its own through a shell line as ours do; it calls them with bare lines and ends\n' +
         'each by closing its stdin. Each row has its own floor, measured just before it. Calls go to servers spread over\n' +
-        'the fleet; "share" is our calls/s over the floor\'s.)',
+        'the fleet; "share" is our calls/s over the floor\'s. "spawn ms" is one spawn() of the tiny server in each process\n' +
+        'with its fleet up; "floor at our spawn" is the floor\'s start with every spawn costing what it costs in ours.)',
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

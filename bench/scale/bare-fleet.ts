@@ -99,3 +99,28 @@ export class BareFleet {
     });
   }
 }
+
+/**
+ * What one `spawn()` of the tiny server costs this process as it is now, in ms: `count` spawned one after another
+ * (their own process group, three pipes, as ours), timed while node forks and waits for the exec, then ended.
+ * A fork copies the parent's page tables and the child tears its copy down before exec, so it costs more in a
+ * larger process: measured in the floor's process and in ours, each with its fleet up.
+ */
+export async function spawnCost(binary: string, count = 100): Promise<number> {
+  const children: ChildProcess[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++)
+    children.push(spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'], detached: true }));
+  const ms = (performance.now() - t0) / count;
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.stdin!.end();
+        }),
+    ),
+  );
+  return ms;
+}
