@@ -4,10 +4,12 @@
 // lines (bench/scale/bare-fleet.ts). Figures are printed, never asserted.
 // Run: npm run bench -- --one scale   (SCALE_N=10,100 to choose the sizes)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ServerConfig } from '../src/config/types.js';
@@ -23,6 +25,7 @@ import { markdownTable } from './lib/table.js';
 import { type FloorContainment, spawnCost } from './scale/bare-fleet.js';
 import { calls } from './scale/calls.js';
 import type { FloorFigures } from './scale/floor-main.js';
+import { logLogPlot } from './scale/plot.js';
 import { idleSessions } from './scale/sessions.js';
 
 const SOURCE = fileURLToPath(new URL('./scale/tiny-server.c', import.meta.url));
@@ -123,24 +126,28 @@ function ways(): Way[] {
  * the collection, so `external` read at once still counts them (tens of KiB per server, varying run to run).
  */
 async function collect(): Promise<void> {
-  globalThis.gc?.();
+  gc();
   await new Promise((resolve) => setTimeout(resolve, 200));
-  globalThis.gc?.();
+  gc();
+}
+
+/** A full collection, also when node was started without --expose-gc (as `--one scale` runs it). */
+const gc: () => void = globalThis.gc ?? exposedGc();
+
+function exposedGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
 }
 
 async function ours(binary: string, n: number, way: Way, dir: string) {
   const servers = Array.from({ length: n }, (_, i) => tinyServer(binary, `s${i}`));
   const stateDir = way.stateDir ? mkdtempSync(join(dir, 'state-')) : undefined;
-  await collect();
-  const before = process.memoryUsage();
   const sup = benchSupervisor(servers, 'store', way.containment, stateDir);
   const t0 = performance.now();
   await sup.start();
   const startMs = performance.now() - t0;
   const ready = sup.status().filter((s) => s.state === 'ready').length;
-  await collect();
-  const after = process.memoryUsage();
-  const perServerKiB = (after.heapUsed + after.external - before.heapUsed - before.external) / n / 1024;
+  // Before any full collection, which would leave the heap smaller than the start had it.
   const forkMs = await spawnCost(binary);
   const extra = way.full
     ? {
@@ -155,9 +162,17 @@ async function ours(binary: string, n: number, way: Way, dir: string) {
         },
       }
     : undefined;
+  // After the calls and `serve`: what they keep (the search index) is the fleet's while it is up.
+  await collect();
+  const up = process.memoryUsage();
   const t1 = performance.now();
   await sup.stop();
   const stopMs = performance.now() - t1;
+  // Against the same supervisor stopped, not the process before it: what earlier rows left behind and modules
+  // loaded on first use would otherwise count, either way, as the fleet's.
+  await collect();
+  const down = process.memoryUsage();
+  const perServerKiB = (up.heapUsed + up.external - down.heapUsed - down.external) / n / 1024;
   return { startMs, stopMs, ready, perServerKiB, forkMs, extra };
 }
 
@@ -174,6 +189,22 @@ async function oneForAllStop(binary: string, n: number, dir: string): Promise<nu
   return performance.now() - t0;
 }
 
+/** The start and stop curves as an SVG plot (`SCALE_PLOT=docs/scale.svg` writes the one docs show). */
+function writePlot(file: string, curves: Map<string, Array<[number, number]>>): void {
+  const look: Record<string, { color: string; dashed?: boolean }> = {
+    'floor start, pgroup': { color: '#888', dashed: true },
+    'floor start, cgroup': { color: '#444', dashed: true },
+    'start, pgroup': { color: '#1f77b4' },
+    'start, cgroup': { color: '#d62728' },
+    'start, pgroup, state dir': { color: '#9467bd' },
+    'stop, pgroup': { color: '#2ca02c' },
+  };
+  const series = Object.entries(look)
+    .filter(([label]) => curves.has(label))
+    .map(([label, style]) => ({ label, ...style, points: curves.get(label) ?? [] }));
+  writeFileSync(file, logLogPlot('Start and stop of a fleet of tiny servers', series));
+}
+
 export async function runScaleBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sup-scale-'));
   try {
@@ -181,6 +212,9 @@ export async function runScaleBench(): Promise<void> {
     if (!binary) return;
     const life: string[][] = [];
     const work: string[][] = [];
+    const curves = new Map<string, Array<[number, number]>>();
+    const plot = (name: string, n: number, ms: number) =>
+      curves.set(name, [...(curves.get(name) ?? []), [n, ms / 1000]]);
     for (const n of SIZES) {
       for (const way of ways()) {
         progress(`${n} servers: the bare floor (${way.floor.kind})`);
@@ -189,6 +223,9 @@ export async function runScaleBench(): Promise<void> {
         progress(`${n} servers: ours (${way.label})`);
         const o = await ours(binary, n, way, dir);
         removeTrustStore();
+        if (!way.stateDir) plot(`floor start, ${way.floor.kind}`, n, floorStart);
+        plot(`start, ${way.label}`, n, o.startMs);
+        plot(`stop, ${way.label}`, n, o.stopMs);
         life.push([
           String(n),
           way.label,
@@ -252,6 +289,7 @@ export async function runScaleBench(): Promise<void> {
         work,
       ),
     );
+    if (process.env.SCALE_PLOT) writePlot(process.env.SCALE_PLOT, curves);
     progress('200 servers under one_for_all');
     const allStop = await oneForAllStop(binary, 200, dir);
     console.log(`\nstop() of 200 servers under one_for_all: ${fmt(allStop / 1000, 2)} s.`);
