@@ -56,12 +56,13 @@ export async function regularFile(file: string): Promise<{ path: string; size: n
   }
 }
 
-const memo = new Map<string, { key: string; sha256: string }>();
+const memo = new Map<string, { key: string; sha256: Promise<string | null> }>();
 
 /**
  * sha256 (hex) of a file's bytes, streamed so a large binary is never held whole; null if it cannot be read.
  * Hashing a 100 MB interpreter on every restart would cost most of a second, so a digest is reused while the
  * file's identity and change time are the same: `ctime` moves on every write and cannot be set back by a user.
+ * A digest under way is shared too: a fleet of one binary starting at once reads it once, not once per server.
  */
 export async function sha256File(file: string): Promise<string | null> {
   let key: string;
@@ -73,13 +74,20 @@ export async function sha256File(file: string): Promise<string | null> {
   }
   const known = memo.get(file);
   if (known?.key === key) return known.sha256;
+  const sha256 = digest(file);
+  memo.set(file, { key, sha256 });
+  const out = await sha256;
+  // An unreadable file is asked again next time, not remembered as unreadable.
+  if (out === null && memo.get(file)?.sha256 === sha256) memo.delete(file);
+  return out;
+}
+
+async function digest(file: string): Promise<string | null> {
   const hash = createHash('sha256');
   try {
     for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   } catch {
     return null;
   }
-  const sha256 = hash.digest('hex');
-  memo.set(file, { key, sha256 });
-  return sha256;
+  return hash.digest('hex');
 }
