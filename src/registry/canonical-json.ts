@@ -9,17 +9,42 @@
  * prototype that JSON.stringify never prints — a definition changed only there would hash the same.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'undefined';
+  return write(value) ?? 'undefined';
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  // No prototype, so assigning `__proto__` makes an own key like any other.
-  const out: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value).sort()) {
-    const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = sortKeys(v);
+/**
+ * The text of one value, written directly rather than as `JSON.stringify` of a sorted copy: a fleet's start
+ * hashes every tool of every server, and the copies were most of what that allocated. Values JSON.stringify
+ * leaves out of an object (undefined, functions, symbols) give undefined here, and null inside an array.
+ */
+function write(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i === 0 ? '' : ','}${write(value[i]) ?? 'null'}`;
+    return `${out}]`;
   }
-  return out;
+  const keys = Object.keys(value);
+  // Keys that are array indices come first, in numeric order, as any object lists them: the sorted copy this text
+  // once came from did, so stored pins and fingerprints of schemas with keys like "1", "2", "10" stay valid.
+  let indices = 0;
+  while (indices < keys.length && isIndex(keys[indices] as string)) indices++;
+  const named = keys.slice(indices).sort();
+  let out = '{';
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = (i < indices ? keys[i] : named[i - indices]) as string;
+    const text = write((value as Record<string, unknown>)[key]);
+    if (text === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
+const INDEX = /^(?:0|[1-9]\d{0,9})$/;
+
+/** An array index as objects order their keys: a canonical integer below 2³² − 1. */
+function isIndex(key: string): boolean {
+  return INDEX.test(key) && Number(key) < 4294967295;
 }
