@@ -4,17 +4,41 @@ import { type HeldName, settleNames } from './name-claims.js';
 const EMPTY: readonly ExposedTool[] = Object.freeze([]);
 
 /**
- * How many servers' replaced lists a table keeps on top of its last full maps before it folds them in: a lookup
- * looks through at most this many, and a fleet of N servers becoming ready one after another folds N / this many
- * times, not N.
+ * How many servers' replaced lists a table keeps on top of its maps before they are merged into one level: a
+ * lookup looks through at most this many, and a fleet of N servers becoming ready one after another merges N /
+ * this many times, not N.
  */
 const MAX_LAYERS = 16;
 
-/** One server's list replaced on top of a table's full maps. */
+/** One server's list replaced on top of a table's maps. */
 interface Layer {
   readonly server: string;
   readonly own: readonly ExposedTool[];
   readonly names: ReadonlyMap<string, ExposedTool>;
+}
+
+/** Maps from name and from server, for the servers in `own`: a table's base, or the level merged above it. */
+interface Level {
+  readonly names: ReadonlyMap<string, ExposedTool>;
+  readonly own: ReadonlyMap<string, readonly ExposedTool[]>;
+}
+
+const NO_LEVEL: Level = { names: new Map(), own: new Map() };
+
+/**
+ * `level` with the servers of `layers` replaced by theirs. Every replaced list leaves before any new one comes
+ * in: a name may have moved between two of the servers.
+ */
+function merge(level: Level, layers: Iterable<{ server: string; own: readonly ExposedTool[] }>): Level {
+  const names = new Map(level.names);
+  const own = new Map(level.own);
+  const incoming = [...layers];
+  for (const layer of incoming) for (const t of level.own.get(layer.server) ?? EMPTY) names.delete(t.name);
+  for (const layer of incoming) {
+    for (const t of layer.own) names.set(t.name, t);
+    own.set(layer.server, layer.own);
+  }
+  return { names, own };
 }
 
 /**
@@ -34,25 +58,28 @@ export class RouteTable {
   readonly held: readonly HeldName[];
   /** How many tools the fleet exposes. */
   readonly size: number;
-  /** The full maps: this table's own, or (with layers) those of the table it was replaced from. */
-  readonly #byName: ReadonlyMap<string, ExposedTool>;
-  readonly #byServer: ReadonlyMap<string, readonly ExposedTool[]>;
-  /** Servers whose lists replace theirs in the maps above, each server at most once. */
+  /**
+   * The full maps, then a level of servers whose lists replace theirs in the base (merged from layers, and folded
+   * into the base once it holds more tools than the base: so the base is copied a logarithmic number of times as
+   * a fleet grows, and the level at most as often as layers are merged), then the layers, each server at most once.
+   */
+  readonly #base: Level;
+  readonly #mid: Level | undefined;
   readonly #layers: readonly Layer[];
   #tools: readonly ExposedTool[] | undefined;
 
   private constructor(
     order: readonly string[],
-    byName: ReadonlyMap<string, ExposedTool>,
-    byServer: ReadonlyMap<string, readonly ExposedTool[]>,
+    base: Level,
+    mid: Level | undefined,
     layers: readonly Layer[],
     size: number,
     problems: readonly string[],
     held: readonly HeldName[],
   ) {
     this.order = Object.freeze(order);
-    this.#byName = byName;
-    this.#byServer = byServer;
+    this.#base = base;
+    this.#mid = mid;
     this.#layers = layers;
     this.size = size;
     this.problems = Object.freeze(problems);
@@ -66,7 +93,15 @@ export class RouteTable {
     problems: readonly string[],
     held: readonly HeldName[],
   ): RouteTable {
-    return new RouteTable(order, byName, byServer, [], byName.size, problems, held);
+    return new RouteTable(
+      order,
+      { names: byName, own: byServer },
+      undefined,
+      [],
+      byName.size,
+      problems,
+      held,
+    );
   }
 
   /**
@@ -106,8 +141,9 @@ export class RouteTable {
    * when that could change another server's share (a name of the new list another server holds, any name held
    * back now, a duplicate, a tool filed under another server, another order): then `build` decides. The result is
    * the table `build` would make from the same lists. It costs the new list, not the fleet: the list goes on top
-   * of `prev`'s maps, which are copied only every {@link MAX_LAYERS} replacements — what a thousand servers
-   * becoming ready one after another need.
+   * of `prev`'s maps; every {@link MAX_LAYERS} replacements the lists on top are merged into one level, and that
+   * level into the full maps only once it holds more tools than they do — what a thousand servers becoming ready
+   * one after another need.
    */
   static replace(
     prev: RouteTable,
@@ -117,7 +153,7 @@ export class RouteTable {
   ): RouteTable | undefined {
     if (prev.held.length > 0 || prev.problems.length > 0) return undefined;
     if (prev.order.length !== order.length || prev.order.some((id, i) => id !== order[i])) return undefined;
-    if (!prev.#byServer.has(server) && !order.includes(server)) return undefined;
+    if (!prev.#base.own.has(server) && !order.includes(server)) return undefined;
     const names = new Map<string, ExposedTool>();
     for (const t of tools) {
       if (t.server !== server || names.has(t.name)) return undefined;
@@ -130,17 +166,15 @@ export class RouteTable {
     const layers = [...prev.#layers.filter((l) => l.server !== server), { server, own, names }];
     const size = prev.size - prev.listFor(server).length + own.length;
     if (layers.length <= MAX_LAYERS)
-      return new RouteTable(prev.order, prev.#byName, prev.#byServer, layers, size, [], []);
-    const byName = new Map(prev.#byName);
-    const byServer = new Map(prev.#byServer);
-    // Every replaced list leaves before any new one comes in: a name may have moved between two layered servers.
-    for (const layer of layers)
-      for (const t of prev.#byServer.get(layer.server) ?? EMPTY) byName.delete(t.name);
-    for (const layer of layers) {
-      for (const t of layer.own) byName.set(t.name, t);
-      byServer.set(layer.server, layer.own);
-    }
-    return RouteTable.full(byName, byServer, prev.order, [], []);
+      return new RouteTable(prev.order, prev.#base, prev.#mid, layers, size, [], []);
+    const mid = merge(prev.#mid ?? NO_LEVEL, layers);
+    if (mid.names.size <= prev.#base.names.size)
+      return new RouteTable(prev.order, prev.#base, mid, [], size, [], []);
+    const base = merge(
+      prev.#base,
+      [...mid.own].map(([id, own]) => ({ server: id, own })),
+    );
+    return RouteTable.full(base.names, base.own, prev.order, [], []);
   }
 
   /** Every tool in fleet order: servers in `order`, each server's tools in its list order. */
@@ -158,8 +192,11 @@ export class RouteTable {
       const tool = layer.names.get(name);
       if (tool) return tool;
     }
-    const tool = this.#byName.get(name);
-    if (tool && this.#layers.some((l) => l.server === tool.server)) return undefined;
+    const replaced = (server: string) => this.#layers.some((l) => l.server === server);
+    const mid = this.#mid?.names.get(name);
+    if (mid) return replaced(mid.server) ? undefined : mid;
+    const tool = this.#base.names.get(name);
+    if (tool && (replaced(tool.server) || this.#mid?.own.has(tool.server))) return undefined;
     return tool;
   }
 
@@ -171,7 +208,7 @@ export class RouteTable {
   /** One server's tools in its list order (empty for an unknown server or one with no tools). */
   listFor(serverId: string): readonly ExposedTool[] {
     for (const layer of this.#layers) if (layer.server === serverId) return layer.own;
-    return this.#byServer.get(serverId) ?? EMPTY;
+    return this.#mid?.own.get(serverId) ?? this.#base.own.get(serverId) ?? EMPTY;
   }
 
   /** A new table with one server's tools replaced (`[]` to clear them); this table is left as it is. */

@@ -92,6 +92,40 @@ describe('RouteTable.replace', () => {
     expect(replay(order, steps)).toBe(steps.length);
   });
 
+  it('hides what a server had on the levels below once a newer list of it is on top', () => {
+    const order = Array.from({ length: 40 }, (_, i) => `s${i}`);
+    const own = (servers: string[]) =>
+      servers.map((server) => ({ server, names: ['own'], gone: false, v: 0 }));
+    const steps = [
+      ...own(order.slice(0, 17)), // the 17th replaced list folds them all into the full maps
+      { server: 's0', names: ['x'], gone: false, v: 0 }, // s0 lets s0.1 go…
+      ...own(order.slice(17, 33)), // …and is merged with these into the level above the full maps
+      { server: 's17', names: [], gone: false, v: 0 }, // s17, on that level, lets s17.1 go on top of it
+      { server: 's0', names: ['own'], gone: false, v: 1 }, // s0 takes s0.1 back, on top
+    ];
+    expect(replay(order, steps)).toBe(steps.length);
+  });
+
+  it('stays what build makes over many servers that seldom share a name', () => {
+    const order = Array.from({ length: 40 }, (_, i) => `s${i}`);
+    const step = fc.record({
+      server: fc.constantFrom(...order),
+      names: fc.uniqueArray(
+        fc.oneof(
+          { weight: 12, arbitrary: fc.constant('own') },
+          { weight: 1, arbitrary: fc.constantFrom('x', 'y') },
+        ),
+        { maxLength: 2 },
+      ),
+      gone: fc.boolean(),
+      v: fc.nat(3),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 60, maxLength: 200 }), (steps) => replay(order, steps) >= 0),
+      { numRuns: 100 },
+    );
+  });
+
   it('takes the quick way for servers whose names no other holds', () => {
     let table = RouteTable.build(new Map(), ORDER);
     for (const s of ORDER) {
