@@ -9,9 +9,9 @@ export interface Series {
   points: Array<[number, number]>;
 }
 
-const W = 640;
+const W = 680;
 const H = 360;
-const PAD = { left: 56, right: 170, top: 20, bottom: 44 };
+const PAD = { left: 56, right: 190, top: 20, bottom: 44 };
 
 const decades = (lo: number, hi: number) => {
   const out: number[] = [];
