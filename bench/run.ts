@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in its own fresh node process (so one's heap, JIT state and worker threads
-// never colour another's figures), one after another. Run: node --import tsx bench/run.ts [--one <name>]
+// never colour another's figures), one after another. Run: node --import tsx bench/run.ts [<name> | --one <name>]
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -92,5 +92,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.error(`unknown bench '${name}'; known: ${BENCHES.map((b) => b.name).join(', ')}`);
       process.exitCode = 2;
     } else await runOne(bench);
-  } else process.exitCode = await runAllBenches();
+  } else {
+    // `npm run bench -- scale`: that one, in its own child with --expose-gc, as a whole run would run it.
+    const name = process.argv.slice(2).find((a) => !a.startsWith('-'));
+    const bench = name === undefined ? undefined : BENCHES.find((b) => b.name === name);
+    if (name !== undefined && !bench) {
+      console.error(`unknown bench '${name}'; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+      process.exitCode = 2;
+    } else process.exitCode = bench ? await runChild(bench) : await runAllBenches();
+  }
 }

@@ -2,7 +2,7 @@
 // here with cc; 20 tools each), against a floor measured in the same run — a bare script that spawns the same
 // servers at once, does each handshake (initialize, initialized, tools/list) and calls them with hand-written
 // lines (bench/scale/bare-fleet.ts). Figures are printed, never asserted.
-// Run: npm run bench -- --one scale   (SCALE_N=10,100 to choose the sizes)
+// Run: npm run bench -- scale   (SCALE_N=10,100 to choose the sizes)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -131,7 +131,7 @@ async function collect(): Promise<void> {
   gc();
 }
 
-/** A full collection, also when node was started without --expose-gc (as `--one scale` runs it). */
+/** A full collection, also when node was started without --expose-gc (as `--one scale` runs it inline). */
 const gc: () => void = globalThis.gc ?? exposedGc();
 
 function exposedGc(): () => void {
@@ -143,6 +143,8 @@ async function ours(binary: string, n: number, way: Way, dir: string) {
   const servers = Array.from({ length: n }, (_, i) => tinyServer(binary, `s${i}`));
   const stateDir = way.stateDir ? mkdtempSync(join(dir, 'state-')) : undefined;
   const sup = benchSupervisor(servers, 'store', way.containment, stateDir);
+  await collect();
+  const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   await sup.start();
   const startMs = performance.now() - t0;
@@ -173,7 +175,9 @@ async function ours(binary: string, n: number, way: Way, dir: string) {
   await collect();
   const down = process.memoryUsage();
   const perServerKiB = (up.heapUsed + up.external - down.heapUsed - down.external) / n / 1024;
-  return { startMs, stopMs, ready, perServerKiB, forkMs, extra };
+  // The process's resident memory grown by the fleet (pages node keeps once touched: no stopped baseline here).
+  const rssPerServerKiB = (up.rss - rssBefore) / n / 1024;
+  return { startMs, stopMs, ready, perServerKiB, rssPerServerKiB, forkMs, extra };
 }
 
 /** stop() of `n` servers under one_for_all (every server stopped together, in reverse order). */
@@ -238,6 +242,7 @@ export async function runScaleBench(): Promise<void> {
           fmt(floorStop / 1000, 2),
           fmt(o.stopMs / 1000, 2),
           fmt(o.perServerKiB, 0),
+          fmt(o.rssPerServerKiB, 0),
         ]);
         const x = o.extra;
         if (x && floorCalls)
@@ -268,6 +273,7 @@ export async function runScaleBench(): Promise<void> {
           'floor stop s',
           'stop s',
           'heap+ext KiB/server',
+          'RSS KiB/server',
         ],
         life,
       ),

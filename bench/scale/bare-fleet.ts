@@ -84,16 +84,7 @@ export class BareFleet {
 
   /** Closes every stdin and resolves once every child exited and its cgroup leaf is removed. */
   stop(): Promise<void> {
-    return Promise.all(
-      this.children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.proc.exitCode !== null) return resolve();
-            c.proc.once('exit', () => resolve());
-            c.proc.stdin!.end();
-          }),
-      ),
-    ).then(() => {
+    return endAll(this.children.map((c) => c.proc)).then(() => {
       for (const leaf of this.leaves) rmdirSync(leaf);
       if (this.parent) rmdirSync(this.parent);
     });
@@ -112,6 +103,12 @@ export async function spawnCost(binary: string, count = 100): Promise<number> {
   for (let i = 0; i < count; i++)
     children.push(spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'], detached: true }));
   const ms = (performance.now() - t0) / count;
+  await endAll(children);
+  return ms;
+}
+
+/** Closes every child's stdin (the tiny server exits at end of input) and resolves once all exited. */
+async function endAll(children: readonly ChildProcess[]): Promise<void> {
   await Promise.all(
     children.map(
       (c) =>
@@ -122,5 +119,4 @@ export async function spawnCost(binary: string, count = 100): Promise<number> {
         }),
     ),
   );
-  return ms;
 }

@@ -26,17 +26,16 @@ interface Level {
 const NO_LEVEL: Level = { names: new Map(), own: new Map() };
 
 /**
- * `level` with the servers of `layers` replaced by theirs. Every replaced list leaves before any new one comes
- * in: a name may have moved between two of the servers.
+ * `level` with each of `lists`' servers' lists replaced by the one given. Every replaced list leaves before any
+ * new one comes in: a name may have moved between two of the servers.
  */
-function merge(level: Level, layers: Iterable<{ server: string; own: readonly ExposedTool[] }>): Level {
+function merge(level: Level, lists: ReadonlyMap<string, readonly ExposedTool[]>): Level {
   const names = new Map(level.names);
   const own = new Map(level.own);
-  const incoming = [...layers];
-  for (const layer of incoming) for (const t of level.own.get(layer.server) ?? EMPTY) names.delete(t.name);
-  for (const layer of incoming) {
-    for (const t of layer.own) names.set(t.name, t);
-    own.set(layer.server, layer.own);
+  for (const server of lists.keys()) for (const t of level.own.get(server) ?? EMPTY) names.delete(t.name);
+  for (const [server, list] of lists) {
+    for (const t of list) names.set(t.name, t);
+    own.set(server, list);
   }
   return { names, own };
 }
@@ -167,13 +166,10 @@ export class RouteTable {
     const size = prev.size - prev.listFor(server).length + own.length;
     if (layers.length <= MAX_LAYERS)
       return new RouteTable(prev.order, prev.#base, prev.#mid, layers, size, [], []);
-    const mid = merge(prev.#mid ?? NO_LEVEL, layers);
+    const mid = merge(prev.#mid ?? NO_LEVEL, new Map(layers.map((l) => [l.server, l.own])));
     if (mid.names.size <= prev.#base.names.size)
       return new RouteTable(prev.order, prev.#base, mid, [], size, [], []);
-    const base = merge(
-      prev.#base,
-      [...mid.own].map(([id, own]) => ({ server: id, own })),
-    );
+    const base = merge(prev.#base, mid.own);
     return RouteTable.full(base.names, base.own, prev.order, [], []);
   }
 

@@ -29,7 +29,7 @@ describe('sha256File', () => {
     expect(await asked).toEqual(Array(3).fill(sha('one binary, many servers')));
   });
 
-  it('hashes a file again once it changed, and reads an unreadable one again next time', async () => {
+  it('hashes a file again once it changed, and gives null for a file that is not there', async () => {
     const file = join(dir(), 'bin');
     writeFileSync(file, 'v1');
     expect(await sha256File(file)).toBe(sha('v1'));
